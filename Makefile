@@ -1,0 +1,59 @@
+# mcp-touchstone: every set-up step lives here, so a fresh machine needs only
+# Python >= 3.11 with venv, and make.  `make demo` and `make test` are the two
+# commands the README promises.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP_RUN := $(VENV)/.stamp-run
+STAMP_DEV := $(VENV)/.stamp-dev
+STAMP_PROOFS := $(VENV)/.stamp-proofs
+STAMP_BENCH := $(VENV)/.stamp-bench
+
+.PHONY: demo test lint typecheck unit slow proofs bench vectors-lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(STAMP_RUN)
+
+$(STAMP_PROOFS): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,proofs]'
+	@touch $@
+
+$(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	@touch $@
+
+## demo: run the conformance suite against the built-in reference and print the report.
+demo: $(STAMP_RUN)
+	$(BIN)/touchstone run
+
+## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
+test: $(STAMP_DEV)
+	$(BIN)/ruff check src tests bench proofs
+	$(BIN)/ruff format --check src tests bench proofs
+	$(BIN)/mypy src tests
+	$(BIN)/pytest -q -m "not slow and not proof and not bench"
+
+## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
+slow: $(STAMP_DEV)
+	$(BIN)/pytest -q -m slow
+
+## proofs: CrossHair contracts and Z3 models (budget stated in proofs/README.md).
+proofs: $(STAMP_PROOFS)
+	$(BIN)/pytest -q -m proof
+
+## bench: benchmarks against peers measured in the same run.
+bench: $(STAMP_BENCH)
+	$(BIN)/pytest -q -m bench --benchmark-enable -p no:randomly
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,26 @@
+"""The shape every harness operation has, and the pinned v1 operation names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mcp_touchstone.serde_json import JSON
+
+Operation = Callable[[JSON], dict[str, JSON]]
+"""A harness operation: raw ``case.input`` in, output object out; total (never raises)."""
+
+V1_OPERATIONS: tuple[str, ...] = (
+    "scope.resolve_matching_grants",
+    "scope.resolve_capability_grants",
+    "mrtr.request_binding",
+    "mrtr.input_responses_digest",
+    "mrtr.state.seal",
+    "mrtr.state.open",
+    "mrtr.capabilities",
+    "mrtr.allows",
+    "visibility.granted_scopes",
+    "visibility.is_visible",
+    "visibility.match_uri_template",
+    "visibility.dispatch",
+)
+"""The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""

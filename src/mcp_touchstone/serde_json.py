@@ -1,0 +1,341 @@
+"""JSON exactly as serde_json 1.0.149 (default features) reads and writes it.
+
+Every semantic mirrored here leans on serde_json somewhere: Chio's ``MaxArgsSize``
+measures the byte length of ``arguments.to_string()``, neva binds requests by
+hashing canonical JSON and seals its payload as compact JSON.  This module is the
+one place those behaviours live (rules ``JSON-*`` in ``spec/json.md``).
+
+* :func:`from_str` parses JSON text strictly, with serde_json's number model.
+* :func:`to_string` writes a value compactly with map keys sorted (a
+  ``serde_json::Value``, whose maps are ``BTreeMap``\\ s).
+* :func:`to_string_ordered` writes a value compactly with keys in insertion
+  order (a Rust ``struct`` serialized in declared field order).
+* :func:`canonical` is the canonical form (recursively sorted keys, compact).
+* :func:`validate` checks that a Python value built by hand is a value serde_json
+  could hold (the invariant every other function here assumes).
+
+A :data:`JSON` value is ``None``, ``bool``, ``int`` (within i64 or u64), a finite
+``float``, ``str`` (no lone surrogates), ``list`` or ``dict`` with ``str`` keys.
+``1`` and ``1.0`` are different values, as they are in serde_json.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import math
+import re
+from typing import TypeAlias
+
+__all__ = [
+    "JSON",
+    "MAX_DEPTH",
+    "JsonError",
+    "canonical",
+    "format_float",
+    "from_str",
+    "to_string",
+    "to_string_ordered",
+    "validate",
+]
+
+JSON: TypeAlias = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+"""A JSON value as serde_json's ``Value`` can hold it."""
+
+MAX_DEPTH = 128
+"""serde_json's recursion budget: 127 nested arrays/objects parse, the 128th fails."""
+
+_U64_MAX = (1 << 64) - 1
+_I64_MIN = -(1 << 63)
+_POW10 = tuple(float(f"1e{k}") for k in range(309))
+
+
+class JsonError(ValueError):
+    """JSON text or a Python value that serde_json would not accept."""
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def _f64_from_parts(positive: bool, significand: int, exponent: int, literal: str) -> float:
+    """Scale ``significand`` by ``10**exponent`` the way serde_json does without
+    ``float_roundtrip``: one multiplication or division by a table power (JSON-NUM-3)."""
+    f = float(significand)
+    while True:
+        k = abs(exponent)
+        if k < len(_POW10):
+            if exponent >= 0:
+                f *= _POW10[k]
+                if math.isinf(f):
+                    raise JsonError(f"number out of range: {literal}")
+            else:
+                f /= _POW10[k]
+            break
+        if f == 0.0:
+            break
+        if exponent >= 0:
+            raise JsonError(f"number out of range: {literal}")
+        f /= 1e308
+        exponent += 308
+    return f if positive else -f
+
+
+_I32_MAX = (1 << 31) - 1
+
+
+def _parse_number(literal: str) -> int | float:
+    """Turn a JSON number literal into the value serde_json's parser produces."""
+    positive = not literal.startswith("-")
+    body = literal if positive else literal[1:]
+    mantissa, e_sep, exp_text = body.replace("E", "e").partition("e")
+    int_part, dot, frac_part = mantissa.partition(".")
+    if not dot and not e_sep:
+        value = int(int_part)
+        if positive:
+            if value <= _U64_MAX:
+                return value
+        elif value == 0:
+            return -0.0
+        elif -value >= _I64_MIN:
+            return -value
+    # Accumulate digits into a u64 significand; integer digits past overflow
+    # raise the exponent, fraction digits past overflow are dropped (JSON-NUM-2).
+    significand = 0
+    exponent = 0
+    overflowed = False
+    for ch in int_part:
+        if overflowed:
+            exponent += 1
+            continue
+        nxt = significand * 10 + (ord(ch) - 48)
+        if nxt > _U64_MAX:
+            overflowed = True
+            exponent += 1
+            continue
+        significand = nxt
+    for ch in frac_part:
+        if overflowed:
+            break
+        nxt = significand * 10 + (ord(ch) - 48)
+        if nxt > _U64_MAX:
+            overflowed = True
+            break
+        significand = nxt
+        exponent -= 1
+    if e_sep:
+        exp_positive = not exp_text.startswith("-")
+        digits = exp_text.lstrip("+-")
+        exp_value = int(digits)
+        if exp_value > _I32_MAX:
+            # serde_json's exponent overflow path: zero, or out of range.
+            if significand != 0 and exp_positive:
+                raise JsonError(f"number out of range: {literal}")
+            return 0.0 if positive else -0.0
+        exponent = exponent + exp_value if exp_positive else exponent - exp_value
+        exponent = max(min(exponent, _I32_MAX), -_I32_MAX - 1)
+    return _f64_from_parts(positive, significand, exponent, literal)
+
+
+def _parse_int(literal: str) -> int | float:
+    return _parse_number(literal)
+
+
+def _parse_constant(name: str) -> JSON:
+    raise JsonError(f"expected value, found {name}")
+
+
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_strings(value: JSON) -> None:
+    """Reject lone surrogates (which Python's decoder lets through as str)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise JsonError("lone surrogate in string escape")
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key)
+            _check_strings(item)
+
+
+def _depth(value: JSON) -> int:
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    return 0
+
+
+_DECODER = _json.JSONDecoder(
+    parse_float=_parse_number, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
+)
+
+
+def from_str(text: str | bytes) -> JSON:
+    """Parse JSON text as ``serde_json::from_str::<Value>`` does, or raise :class:`JsonError`.
+
+    Integers within u64 (non-negative) or i64 (negative) stay ``int``; ``-0`` and
+    larger integers become ``float`` through serde_json's own (not always correctly
+    rounded) scaling; NaN, Infinity, out-of-range numbers, lone surrogate escapes,
+    invalid UTF-8 and 128 levels of nesting are errors; duplicate keys: last wins.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonError(f"invalid UTF-8 at byte {exc.start}") from None
+    if text.startswith("\ufeff"):
+        raise JsonError("expected value at line 1 column 1")
+    try:
+        value: JSON = _DECODER.decode(text)
+    except JsonError:
+        raise
+    except _json.JSONDecodeError as exc:
+        raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise JsonError("recursion limit exceeded") from None
+    if _LONE_SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
+        _check_strings(value)
+    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _depth(value) >= MAX_DEPTH:
+        raise JsonError("recursion limit exceeded")
+    return value
+
+
+# --------------------------------------------------------------------------- write
+
+
+def format_float(x: float) -> str:
+    """Write a finite float as serde_json does: shortest round-trip digits, positional
+    when the decimal exponent is in [-5, 16), else ``d[.ddd]e±X`` unpadded (JSON-FLOAT-*)."""
+    if not math.isfinite(x):
+        raise JsonError(f"non-finite float {x!r} is not a JSON value")
+    r = repr(x)
+    if "e" not in r:
+        return r  # Python and serde_json agree on positional forms for E in [-4, 16).
+    sign = "-" if r.startswith("-") else ""
+    mant, _, exp_s = r.lstrip("-").partition("e")
+    exp = int(exp_s)
+    digits = mant.replace(".", "")
+    if -5 <= exp < 16:
+        # Only E == -5 reaches here (Python switches to scientific one step earlier).
+        return f"{sign}0.{'0' * (-exp - 1)}{digits}"
+    tail = f".{digits[1:]}" if len(digits) > 1 else ""
+    return f"{sign}{digits[0]}{tail}e{'+' if exp > 0 else '-'}{abs(exp)}"
+
+
+_encode_str = _json.encoder.encode_basestring  # type: ignore[attr-defined]  # ensure_ascii=False C escaper
+
+
+def _write(value: JSON, out: list[str], sort_keys: bool) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(_encode_str(value))
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(format_float(value))
+    elif isinstance(value, list):
+        out.append("[")
+        first = True
+        for item in value:
+            if not first:
+                out.append(",")
+            first = False
+            _write(item, out, sort_keys)
+        out.append("]")
+    elif isinstance(value, dict):
+        out.append("{")
+        first = True
+        items = sorted(value.items()) if sort_keys else value.items()
+        for key, item in items:
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_encode_str(key))
+            out.append(":")
+            _write(item, out, sort_keys)
+        out.append("}")
+    else:
+        raise JsonError(f"{type(value).__name__} is not a JSON value")
+
+
+def _dump(value: JSON, sort_keys: bool) -> str:
+    try:
+        fast = _json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
+        )
+    except (TypeError, ValueError) as exc:
+        raise JsonError(str(exc)) from None
+    # Python's float layout differs from serde_json's only for decimal exponents
+    # -5..-9, which Python writes as "e-05".."e-09"; anything else is already exact.
+    if "e-0" not in fast:
+        return fast
+    out: list[str] = []
+    _write(value, out, sort_keys)
+    return "".join(out)
+
+
+def to_string(value: JSON) -> str:
+    """Compact text of a ``serde_json::Value``: no whitespace, map keys sorted (JSON-WRITE-1)."""
+    return _dump(value, sort_keys=True)
+
+
+def to_string_ordered(value: JSON) -> str:
+    """Compact text with object keys in insertion order, as a Rust struct serializes
+    its fields in declared order (JSON-WRITE-2)."""
+    return _dump(value, sort_keys=False)
+
+
+def canonical(value: JSON) -> str:
+    """Canonical JSON: every object's keys sorted by code point (= UTF-8 bytes),
+    arrays in order, compact (JSON-CANON-1)."""
+    return _dump(value, sort_keys=True)
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def validate(value: object, *, where: str = "value") -> JSON:
+    """Return ``value`` if serde_json could hold it, else raise :class:`JsonError` naming
+    the first offending place (e.g. ``value.args[2]: integer out of i64/u64 range``)."""
+    _validate(value, where, 0)
+    return value  # type: ignore[return-value]  # checked structurally above
+
+
+def _validate(value: object, where: str, depth: int) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not _I64_MIN <= value <= _U64_MAX:
+            raise JsonError(f"{where}: integer {value} is out of i64/u64 range")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise JsonError(f"{where}: non-finite float {value!r}")
+        return
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise JsonError(f"{where}: string holds a lone surrogate")
+        return
+    if depth >= MAX_DEPTH - 1:
+        raise JsonError(f"{where}: nested {MAX_DEPTH} deep (serde_json's recursion limit)")
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _validate(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise JsonError(f"{where}: object key {key!r} is not a string")
+            _validate(key, f"{where} key", depth + 1)
+            _validate(item, f"{where}.{key}", depth + 1)
+        return
+    raise JsonError(f"{where}: {type(value).__name__} is not a JSON value")

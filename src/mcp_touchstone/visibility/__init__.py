@@ -1,0 +1,3 @@
+"""turbomcp visibility / progressive disclosure (``spec/visibility.md``)."""
+
+__all__: list[str] = []
