@@ -1,0 +1,282 @@
+"""The conformance runner: drives an implementation through harness protocol v1 and scores it.
+
+The implementation is a subprocess speaking the line protocol (the built-in reference by default,
+started as ``python -m mcp_touchstone harness``).  Requests are written by a feeder thread while
+responses are read with a deadline, so a slow or wedged implementation cannot hang the run.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from mcp_touchstone import serde_json
+from mcp_touchstone.conformance._compare import outputs_match
+from mcp_touchstone.conformance._vectors import Vector
+from mcp_touchstone.serde_json import JSON
+
+
+class Verdict(Enum):
+    """The outcome of one vector."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One vector's verdict, with what the implementation answered."""
+
+    vector: Vector
+    verdict: Verdict
+    answer: JSON = None
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A whole run: the implementation's self-description and every vector's result."""
+
+    implementation: dict[str, JSON]
+    results: tuple[Result, ...]
+    operations: tuple[str, ...] = field(default=())
+
+    def counts(self) -> dict[str, dict[Verdict, int]]:
+        """Verdict counts per semantic, semantics in name order."""
+        table: dict[str, dict[Verdict, int]] = {}
+        for r in self.results:
+            row = table.setdefault(r.vector.semantic, dict.fromkeys(Verdict, 0))
+            row[r.verdict] += 1
+        return dict(sorted(table.items()))
+
+    @property
+    def conformant(self) -> bool:
+        """True when every vector passed: a skip is never a pass (VEC-REPORT-1)."""
+        return all(r.verdict is Verdict.PASS for r in self.results)
+
+
+class ProtocolError(RuntimeError):
+    """The implementation did not start or broke the harness protocol."""
+
+
+def default_command() -> list[str]:
+    """The built-in reference, run as a harness subprocess with this interpreter."""
+    return [sys.executable, "-m", "mcp_touchstone", "harness"]
+
+
+class _Lines:
+    """Read ``\\n``-terminated lines from a pipe with a deadline per line."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        self._fd = proc.stdout.fileno()
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._fd, selectors.EVENT_READ)
+        self._buf = b""
+
+    def next(self, timeout: float) -> bytes | None:
+        """The next line, or ``None`` at end of output; raise TimeoutError past ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._sel.select(left):
+                raise TimeoutError
+            chunk = os.read(self._fd, 1 << 16)
+            if not chunk:
+                return None
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line
+
+
+def run_vectors(
+    vectors: Sequence[Vector], command: Sequence[str], *, timeout: float = 30.0
+) -> Report:
+    """Run ``vectors`` through the implementation started by ``command``."""
+    try:
+        proc = subprocess.Popen(  # The command is the user's choice.
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+    except OSError as exc:
+        raise ProtocolError(f"cannot start {command[0]}: {exc.strerror}") from None
+    assert proc.stdin is not None
+    lines = _Lines(proc)
+    try:
+        proc.stdin.write(b'{"cmd":"start","version":1}\n')
+        proc.stdin.flush()
+        hello = _read_json(lines, timeout, "start")
+        if not isinstance(hello, dict) or hello.get("version") != 1:
+            raise ProtocolError(f"start answered with {_short(hello)}")
+        implementation = hello.get("implementation")
+        ops = hello.get("operations")
+        results = _run_cases(proc, lines, vectors, timeout)
+    except BrokenPipeError:
+        raise ProtocolError("the implementation exited before answering start") from None
+    finally:
+        _stop(proc)
+    return Report(
+        implementation=implementation if isinstance(implementation, dict) else {},
+        results=tuple(results),
+        operations=tuple(o for o in ops if isinstance(o, str)) if isinstance(ops, list) else (),
+    )
+
+
+def _run_cases(
+    proc: subprocess.Popen[bytes], lines: _Lines, vectors: Sequence[Vector], timeout: float
+) -> list[Result]:
+    assert proc.stdin is not None
+    stdin = proc.stdin
+
+    def feed() -> None:
+        try:
+            for seq, v in enumerate(vectors):
+                case: dict[str, JSON] = {"operation": v.operation, "input": v.input}
+                request = {"cmd": "run", "seq": seq, "case": case}
+                stdin.write(serde_json.to_string(request).encode("utf-8") + b"\n")
+            stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # The implementation died; the reader reports the unanswered cases.
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    results: list[Result] = []
+    for seq, vector in enumerate(vectors):
+        try:
+            response = _read_json(lines, timeout, f"case {vector.id}")
+        except ProtocolError as exc:
+            if "exited" not in str(exc) and "timed out" not in str(exc):
+                raise
+            results.extend(
+                Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:]
+            )
+            break
+        results.append(_score(vector, seq, response))
+    feeder.join(timeout=1)
+    return results
+
+
+def _score(vector: Vector, seq: int, response: JSON) -> Result:
+    if not isinstance(response, dict) or response.get("seq") != seq:
+        raise ProtocolError(f"expected the answer to seq {seq}, got {_short(response)}")
+    if response.get("skipped") is True:
+        return Result(vector, Verdict.SKIP, message=str(response.get("message", "")))
+    if response.get("errored") is True:
+        return Result(vector, Verdict.ERROR, message=str(response.get("message", "")))
+    if "output" not in response:
+        raise ProtocolError(f"answer to seq {seq} has no output: {_short(response)}")
+    output = response["output"]
+    ok = outputs_match(vector.operation, vector.expected, output)
+    return Result(vector, Verdict.PASS if ok else Verdict.FAIL, answer=output)
+
+
+def _read_json(lines: _Lines, timeout: float, what: str) -> JSON:
+    try:
+        line = lines.next(timeout)
+    except TimeoutError:
+        raise ProtocolError(f"timed out after {timeout:g}s waiting for {what}") from None
+    if line is None:
+        raise ProtocolError(f"the implementation exited before answering {what}")
+    try:
+        return serde_json.from_str(line)
+    except serde_json.JsonError as exc:
+        raise ProtocolError(f"answer to {what} is not JSON ({exc}): {_short(line)}") from None
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        if proc.stdin is not None and not proc.stdin.closed:
+            proc.stdin.write(b'{"cmd":"stop"}\n')
+            proc.stdin.close()
+    except (BrokenPipeError, ValueError):
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _short(value: object, limit: int = 200) -> str:
+    if isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    else:
+        try:
+            text = serde_json.to_string(value)  # type: ignore[arg-type]  # best effort rendering
+        except serde_json.JsonError:
+            text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def render(report: Report, *, vectors_dir: str = "", width: int = 400) -> str:
+    """The human-readable report: a table per semantic, then every non-passing vector."""
+    impl = report.implementation
+    name = f"{impl.get('name', '?')} {impl.get('version', '?')} ({impl.get('language', '?')})"
+    out = ["mcp-touchstone conformance report", f"implementation: {name}"]
+    if vectors_dir:
+        out.append(f"vectors: {vectors_dir}")
+    out.append("")
+    header = f"{'semantic':<12}{'vectors':>9}{'passed':>9}{'failed':>9}{'skipped':>9}{'errored':>9}"
+    out += [header, "-" * len(header)]
+    total = dict.fromkeys(Verdict, 0)
+    for semantic, row in report.counts().items():
+        n = sum(row.values())
+        out.append(
+            f"{semantic:<12}{n:>9}{row[Verdict.PASS]:>9}{row[Verdict.FAIL]:>9}"
+            f"{row[Verdict.SKIP]:>9}{row[Verdict.ERROR]:>9}"
+        )
+        for k in total:
+            total[k] += row[k]
+    out.append("-" * len(header))
+    out.append(
+        f"{'total':<12}{sum(total.values()):>9}{total[Verdict.PASS]:>9}{total[Verdict.FAIL]:>9}"
+        f"{total[Verdict.SKIP]:>9}{total[Verdict.ERROR]:>9}"
+    )
+    out.append("")
+    out.append(f"conformant: {'yes' if report.conformant else 'no'}")
+    bad = [r for r in report.results if r.verdict is not Verdict.PASS]
+    for r in bad:
+        out.append("")
+        out.append(f"{r.verdict.value.upper()} {r.vector.id}  ({r.vector.operation})")
+        out.append(f"  why:      {r.vector.comment}")
+        if r.verdict is Verdict.FAIL:
+            out.append(f"  expected: {_short(r.vector.expected, width)}")
+            out.append(f"  actual:   {_short(r.answer, width)}")
+        else:
+            out.append(f"  message:  {r.message}")
+    return "\n".join(out)
+
+
+def to_json(report: Report) -> dict[str, JSON]:
+    """The machine-readable report (written by ``touchstone run --report FILE``)."""
+    summary: dict[str, JSON] = {
+        semantic: {v.value: n for v, n in row.items()} for semantic, row in report.counts().items()
+    }
+    results: list[JSON] = []
+    for r in report.results:
+        entry: dict[str, JSON] = {
+            "id": r.vector.id,
+            "semantic": r.vector.semantic,
+            "operation": r.vector.operation,
+            "verdict": r.verdict.value,
+        }
+        if r.verdict is Verdict.FAIL:
+            entry["expected"] = r.vector.expected
+            entry["actual"] = r.answer
+        elif r.verdict is not Verdict.PASS:
+            entry["message"] = r.message
+        results.append(entry)
+    return {
+        "implementation": report.implementation,
+        "conformant": report.conformant,
+        "summary": summary,
+        "results": results,
+    }

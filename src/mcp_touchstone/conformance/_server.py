@@ -1,0 +1,98 @@
+"""The harness-protocol v1 server: serves an operation table on a line stream.
+
+One JSON object per line in, one per line out, flushed per line (HARNESS-WIRE-*).  The server never
+dies on bad input: a line that is not a JSON object, an unknown ``cmd`` or a malformed ``run`` is
+answered with ``errored`` and serving goes on; an operation that raises is ``errored`` for that case
+only; ``stop`` or end of input ends it with status 0.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from typing import BinaryIO
+
+from mcp_touchstone import __version__, serde_json
+from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.serde_json import JSON
+
+PROTOCOL_VERSION = 1
+
+IMPLEMENTATION: dict[str, JSON] = {
+    "name": "mcp-touchstone",
+    "version": __version__,
+    "language": "python",
+    "homepage": "https://example.invalid/mcp-touchstone",
+}
+
+
+def _errored(message: str, seq: int | None = None) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"errored": True, "message": message}
+    if seq is not None:
+        out = {"seq": seq, **out}
+    return out
+
+
+def _seq_of(request: dict[str, JSON]) -> int | None:
+    seq = request.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def answer(line: bytes | str, operations: Mapping[str, Operation]) -> dict[str, JSON] | None:
+    """The response to one request line, or ``None`` for ``stop`` (HARNESS-MSG-*)."""
+    try:
+        request = serde_json.from_str(line)
+    except serde_json.JsonError as exc:
+        return _errored(f"request line is not JSON: {exc}")
+    if not isinstance(request, dict):
+        return _errored("request line is not a JSON object")
+    cmd = request.get("cmd")
+    if cmd == "stop":
+        return None
+    if cmd == "start":
+        return {
+            "version": PROTOCOL_VERSION,
+            "implementation": dict(IMPLEMENTATION),
+            "operations": list(operations),
+        }
+    seq = _seq_of(request)
+    if cmd != "run":
+        return _errored(f"unknown cmd {cmd!r}" if isinstance(cmd, str) else "request has no cmd", seq)
+    if seq is None:
+        return _errored("run needs an integer seq")
+    case = request.get("case")
+    if not isinstance(case, dict):
+        return _errored("run needs a case object", seq)
+    operation = case.get("operation")
+    if not isinstance(operation, str):
+        return _errored("case needs an operation name", seq)
+    op = operations.get(operation)
+    if op is None:
+        return {"seq": seq, "skipped": True, "message": f"operation {operation} is not supported"}
+    try:
+        output = op(case.get("input"))
+    except Exception as exc:  # HARNESS-MSG-5: a crash is reported, never fatal.
+        return _errored(f"{operation} failed: {type(exc).__name__}: {exc}", seq)
+    return {"seq": seq, "output": output}
+
+
+def serve(
+    lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operation]
+) -> int:
+    """Answer each line of ``lines`` on ``out`` until ``stop`` or the end of input; return 0."""
+    for line in lines:
+        response = answer(line.rstrip(b"\r\n"), operations)
+        if response is None:
+            break
+        try:
+            text = serde_json.to_string(response)
+        except serde_json.JsonError as exc:
+            text = serde_json.to_string(_errored(f"output is not JSON: {exc}", _seq_of(response)))
+        out.write(text.encode("utf-8") + b"\n")
+        out.flush()
+    return 0
+
+
+def main(operations: Mapping[str, Operation]) -> int:
+    """Serve ``operations`` on this process's stdin and stdout."""
+    return serve(sys.stdin.buffer, sys.stdout.buffer, operations)
