@@ -1,0 +1,50 @@
+"""Strict unpadded base64url, as the Rust ``base64`` crate's ``URL_SAFE_NO_PAD`` engine
+reads and writes it (rule MRTR-B64-1).
+
+Python's :func:`base64.urlsafe_b64decode` is lenient: it accepts padding, ignores
+non-zero trailing bits and silently drops characters outside the alphabet. The
+decoder here refuses every one of those, so a token is accepted exactly when neva
+would accept it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+__all__ = ["B64Error", "b64url_decode", "b64url_encode"]
+
+_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_VALUE = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+
+
+class B64Error(ValueError):
+    """Text that is not canonical unpadded base64url."""
+
+
+def b64url_encode(data: bytes) -> str:
+    """Encode ``data`` as URL-safe base64 without ``=`` padding."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    """Decode canonical unpadded base64url, or raise :class:`B64Error`.
+
+    Refused: any character outside ``A-Z a-z 0-9 - _`` (so ``=``, ``+``, ``/``,
+    whitespace), a length that is 1 modulo 4, and non-zero trailing bits in the
+    last character (a non-canonical encoding).
+    """
+    for ch in text:
+        if ch not in _ALPHABET:
+            raise B64Error(f"invalid base64url symbol {ch!r}")
+    rem = len(text) % 4
+    if rem == 1:
+        raise B64Error("invalid base64url length")
+    if rem == 2 and _VALUE[text[-1]] & 0x0F:
+        raise B64Error("non-zero trailing bits")
+    if rem == 3 and _VALUE[text[-1]] & 0x03:
+        raise B64Error("non-zero trailing bits")
+    try:
+        return base64.urlsafe_b64decode(text + "=" * ((4 - rem) % 4))
+    except binascii.Error as exc:  # pragma: no cover - excluded by the checks above
+        raise B64Error(str(exc)) from None

@@ -1,0 +1,442 @@
+"""The sealed plaintext ``StatePayload`` and its serde_json-exact encode/decode pair.
+
+Encoding writes neva's declared field order compactly (MRTR-PAYLOAD-1). Decoding
+mirrors ``serde_json::from_slice::<StatePayload>`` (MRTR-PAYLOAD-2..8): the struct
+reads from a JSON object *or* a JSON array (serde's sequence form), unknown members
+are skipped syntactically, a repeated known member is an error, defaulted fields
+accept absence but not ``null``, ``exp`` is a u64, and only whitespace may trail.
+Every failure is a :class:`PayloadError`, which the codec reports as ``-32700``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mcp_touchstone.serde_json import JSON, JsonError, format_float, from_str, to_string_ordered
+
+__all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "describe_unexpected"]
+
+FIELD_ORDER: tuple[str, ...] = (
+    "answers",
+    "requested",
+    "memos",
+    "effects",
+    "exp",
+    "req",
+    "principal",
+    "aud",
+)
+"""The payload's fields in neva's declared (and serialized) order."""
+
+_U64_MAX = (1 << 64) - 1
+_MAX_DEPTH = 128
+_WS = b" \t\n\r"
+
+
+class PayloadError(ValueError):
+    """A plaintext that ``serde_json`` would not decode as a ``StatePayload``."""
+
+
+def describe_unexpected(value: JSON) -> str:
+    """serde's ``Unexpected`` wording for a JSON value (``integer `5```, ``map``...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        return f"floating point `{format_float(value)}`"
+    if isinstance(value, str):
+        return f'string "{value}"'
+    if isinstance(value, list):
+        return "sequence"
+    return "map"
+
+
+def _invalid_type(value: JSON, expected: str) -> str:
+    return f"invalid type: {describe_unexpected(value)}, expected {expected}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatePayload:
+    """What a ``requestState`` seals: the replay log and its bindings.
+
+    ``effects`` has set semantics (duplicates removed, first occurrence kept); its
+    order only matters for the bytes a seal produces, as in neva where it is a hash
+    set. ``principal`` and ``aud`` are ``None`` when unbound.
+    """
+
+    answers: Mapping[str, JSON]
+    exp: int
+    req: str
+    requested: tuple[str, ...] = ()
+    memos: Mapping[str, JSON] = field(default_factory=dict)
+    effects: tuple[str, ...] = ()
+    principal: str | None = None
+    aud: str | None = None
+
+    def __post_init__(self) -> None:
+        deduped = tuple(dict.fromkeys(self.effects))
+        if deduped != self.effects:
+            object.__setattr__(self, "effects", deduped)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The payload as a JSON object in declared field order, every field written."""
+        return {
+            "answers": dict(self.answers),
+            "requested": list(self.requested),
+            "memos": dict(self.memos),
+            "effects": list(self.effects),
+            "exp": self.exp,
+            "req": self.req,
+            "principal": self.principal,
+            "aud": self.aud,
+        }
+
+    def encode(self) -> bytes:
+        """Compact UTF-8 JSON in declared field order: what ``serde_json::to_vec`` writes."""
+        return to_string_ordered(self.to_json()).encode("utf-8")
+
+    @classmethod
+    def from_json(cls, value: JSON) -> StatePayload:
+        """Read a payload from a JSON value under the same typed rules as :meth:`decode`."""
+        if isinstance(value, dict):
+            fields: dict[str, JSON] = {k: v for k, v in value.items() if k in FIELD_ORDER}
+            return _build(fields, seq_len=None)
+        if isinstance(value, list):
+            if len(value) > len(FIELD_ORDER):
+                raise PayloadError(f"invalid length {len(value)}, expected fewer elements in array")
+            return _build(dict(zip(FIELD_ORDER, value, strict=False)), seq_len=len(value))
+        raise PayloadError(_invalid_type(value, "struct StatePayload"))
+
+    @classmethod
+    def decode(cls, data: bytes) -> StatePayload:
+        """Decode plaintext bytes as ``serde_json::from_slice::<StatePayload>`` would."""
+        return _Decoder(data).payload()
+
+
+def _check_field(name: str, value: JSON) -> JSON:
+    """Check one field's JSON type; return the value in the dataclass's shape."""
+    if name in ("answers", "memos"):
+        if not isinstance(value, dict):
+            raise PayloadError(_invalid_type(value, "a map"))
+        return value
+    if name in ("requested", "effects"):
+        if not isinstance(value, list):
+            raise PayloadError(_invalid_type(value, "a sequence"))
+        for item in value:
+            if not isinstance(item, str):
+                raise PayloadError(_invalid_type(item, "a string"))
+        return value
+    if name == "exp":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PayloadError(_invalid_type(value, "u64"))
+        if not 0 <= value <= _U64_MAX:
+            raise PayloadError(f"invalid value: integer `{value}`, expected u64")
+        return value
+    if name == "req":
+        if not isinstance(value, str):
+            raise PayloadError(_invalid_type(value, "a string"))
+        return value
+    # principal, aud: Option<String>
+    if value is not None and not isinstance(value, str):
+        raise PayloadError(_invalid_type(value, "a string"))
+    return value
+
+
+def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
+    """Assemble a payload from checked fields; ``seq_len`` is set for serde's array form."""
+    for name, value in fields.items():
+        _check_field(name, value)
+    required = ("answers", "exp", "req", "principal") if seq_len is not None else ("answers", "exp", "req")
+    for index, name in enumerate(FIELD_ORDER):
+        if name in required and name not in fields:
+            if seq_len is not None:
+                raise PayloadError(
+                    f"invalid length {index}, expected struct StatePayload with 8 elements"
+                )
+            raise PayloadError(f"missing field `{name}`")
+    answers = fields["answers"]
+    memos = fields.get("memos", {})
+    requested = fields.get("requested", [])
+    effects = fields.get("effects", [])
+    exp = fields["exp"]
+    req = fields["req"]
+    principal = fields.get("principal")
+    aud = fields.get("aud")
+    assert isinstance(answers, dict) and isinstance(memos, dict)  # checked by _check_field
+    assert isinstance(requested, list) and isinstance(effects, list)
+    assert isinstance(exp, int) and isinstance(req, str)
+    assert principal is None or isinstance(principal, str)
+    assert aud is None or isinstance(aud, str)
+    return StatePayload(
+        answers=answers,
+        exp=exp,
+        req=req,
+        requested=tuple(str(k) for k in requested),
+        memos=memos,
+        effects=tuple(str(k) for k in effects),
+        principal=principal,
+        aud=aud,
+    )
+
+
+class _Decoder:
+    """A byte-level reader following serde_json's ``Deserializer`` over a slice."""
+
+    __slots__ = ("data", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    # ---------------------------------------------------------------- helpers
+    def error(self, message: str, at: int | None = None) -> PayloadError:
+        """An error naming serde_json's ``line L column C`` of byte ``at``."""
+        index = self.pos if at is None else at
+        index = min(index, len(self.data))
+        line = self.data.count(b"\n", 0, index) + 1
+        last_nl = self.data.rfind(b"\n", 0, index)
+        column = index - last_nl if index < len(self.data) else index - last_nl - 1
+        return PayloadError(f"{message} at line {line} column {max(column, 0)}")
+
+    def skip_ws(self) -> None:
+        data, pos = self.data, self.pos
+        while pos < len(data) and data[pos] in _WS:
+            pos += 1
+        self.pos = pos
+
+    def peek(self) -> int | None:
+        return self.data[self.pos] if self.pos < len(self.data) else None
+
+    def expect(self, byte: bytes, what: str) -> None:
+        self.skip_ws()
+        if self.peek() != byte[0]:
+            if self.peek() is None:
+                raise self.error("EOF while parsing " + what)
+            raise self.error(f"expected `{byte.decode()}`")
+        self.pos += 1
+
+    # ---------------------------------------------------------------- syntax
+    def skip_string(self) -> None:
+        """Skip a string (cursor on the opening quote): escapes and control bytes checked."""
+        data = self.data
+        pos = self.pos + 1
+        while True:
+            if pos >= len(data):
+                self.pos = pos
+                raise self.error("EOF while parsing a string")
+            b = data[pos]
+            if b == 0x22:
+                self.pos = pos + 1
+                return
+            if b < 0x20:
+                raise self.error("control character (\\u0000-\\u001F) found while parsing a string", pos)
+            if b == 0x5C:
+                pos += 1
+                if pos >= len(data):
+                    self.pos = pos
+                    raise self.error("EOF while parsing a string")
+                esc = data[pos]
+                if esc == 0x75:  # \u
+                    hexpart = data[pos + 1 : pos + 5]
+                    if len(hexpart) < 4 or any(c not in b"0123456789abcdefABCDEF" for c in hexpart):
+                        raise self.error("invalid escape", pos)
+                    pos += 5
+                    continue
+                if esc not in b'"\\/bfnrt':
+                    raise self.error("invalid escape", pos)
+            pos += 1
+
+    def skip_number(self) -> None:
+        data = self.data
+        pos = self.pos
+        if data[pos] == 0x2D:
+            pos += 1
+        if pos >= len(data) or not 0x30 <= data[pos] <= 0x39:
+            raise self.error("invalid number", pos)
+        if data[pos] == 0x30:
+            pos += 1
+            if pos < len(data) and 0x30 <= data[pos] <= 0x39:
+                raise self.error("invalid number", pos)
+        else:
+            while pos < len(data) and 0x30 <= data[pos] <= 0x39:
+                pos += 1
+        if pos < len(data) and data[pos] == 0x2E:
+            pos += 1
+            if pos >= len(data) or not 0x30 <= data[pos] <= 0x39:
+                raise self.error("invalid number", pos)
+            while pos < len(data) and 0x30 <= data[pos] <= 0x39:
+                pos += 1
+        if pos < len(data) and data[pos] in b"eE":
+            pos += 1
+            if pos < len(data) and data[pos] in b"+-":
+                pos += 1
+            if pos >= len(data) or not 0x30 <= data[pos] <= 0x39:
+                raise self.error("invalid number", pos)
+            while pos < len(data) and 0x30 <= data[pos] <= 0x39:
+                pos += 1
+        self.pos = pos
+
+    def skip_value(self, depth: int) -> None:
+        """Skip one value syntactically; ``depth`` counts the containers already open."""
+        self.skip_ws()
+        b = self.peek()
+        if b is None:
+            raise self.error("EOF while parsing a value")
+        if b == 0x22:
+            self.skip_string()
+        elif b in b"-0123456789":
+            self.skip_number()
+        elif b in b"tfn":
+            for word in (b"true", b"false", b"null"):
+                if self.data.startswith(word, self.pos):
+                    self.pos += len(word)
+                    return
+            raise self.error("expected ident", self.pos + 1)
+        elif b in (0x7B, 0x5B):
+            if depth + 1 >= _MAX_DEPTH:
+                raise self.error("recursion limit exceeded")
+            close = 0x7D if b == 0x7B else 0x5D
+            self.pos += 1
+            self.skip_ws()
+            if self.peek() == close:
+                self.pos += 1
+                return
+            while True:
+                if b == 0x7B:
+                    self.skip_ws()
+                    if self.peek() != 0x22:
+                        raise self.error("key must be a string")
+                    self.skip_string()
+                    self.expect(b":", "an object")
+                self.skip_value(depth + 1)
+                self.skip_ws()
+                nxt = self.peek()
+                if nxt == close:
+                    self.pos += 1
+                    return
+                if nxt != 0x2C:
+                    if nxt is None:
+                        raise self.error("EOF while parsing " + ("an object" if b == 0x7B else "a list"))
+                    raise self.error("expected `,` or `" + chr(close) + "`")
+                self.pos += 1
+                self.skip_ws()
+                if self.peek() == close:
+                    raise self.error("trailing comma")
+        else:
+            raise self.error("expected value")
+
+    def value(self, depth: int) -> JSON:
+        """Read one value (full serde_json ``Value`` semantics)."""
+        self.skip_ws()
+        start = self.pos
+        self.skip_value(depth)
+        try:
+            return from_str(self.data[start : self.pos])
+        except JsonError as exc:
+            raise self.error(str(exc).split(" at line ")[0], start) from None
+
+    def key(self) -> str:
+        self.skip_ws()
+        if self.peek() != 0x22:
+            if self.peek() is None:
+                raise self.error("EOF while parsing an object")
+            raise self.error("key must be a string")
+        start = self.pos
+        self.skip_string()
+        try:
+            decoded = from_str(self.data[start : self.pos])
+        except JsonError as exc:
+            raise self.error(str(exc).split(" at line ")[0], start) from None
+        assert isinstance(decoded, str)
+        return decoded
+
+    # ---------------------------------------------------------------- struct
+    def typed(self, name: str, depth: int) -> JSON:
+        start = self.pos
+        value = self.value(depth)
+        try:
+            return _check_field(name, value)
+        except PayloadError as exc:
+            raise self.error(str(exc), max(self.pos - 1, start)) from None
+
+    def payload(self) -> StatePayload:
+        self.skip_ws()
+        b = self.peek()
+        fields: dict[str, JSON] = {}
+        seq_len: int | None = None
+        if b == 0x7B:
+            self.pos += 1
+            self.skip_ws()
+            if self.peek() == 0x7D:
+                self.pos += 1
+            else:
+                while True:
+                    name = self.key()
+                    self.expect(b":", "an object")
+                    if name in FIELD_ORDER:
+                        if name in fields:
+                            raise self.error(f"duplicate field `{name}`", self.pos - 1)
+                        fields[name] = self.typed(name, 1)
+                    else:
+                        self.skip_value(1)
+                    self.skip_ws()
+                    nxt = self.peek()
+                    if nxt == 0x7D:
+                        self.pos += 1
+                        break
+                    if nxt != 0x2C:
+                        if nxt is None:
+                            raise self.error("EOF while parsing an object")
+                        raise self.error("expected `,` or `}`")
+                    self.pos += 1
+                    self.skip_ws()
+                    if self.peek() == 0x7D:
+                        raise self.error("trailing comma")
+        elif b == 0x5B:
+            self.pos += 1
+            seq_len = 0
+            self.skip_ws()
+            if self.peek() == 0x5D:
+                self.pos += 1
+            else:
+                while True:
+                    if seq_len >= len(FIELD_ORDER):
+                        raise self.error("trailing characters")
+                    name = FIELD_ORDER[seq_len]
+                    fields[name] = self.typed(name, 1)
+                    seq_len += 1
+                    self.skip_ws()
+                    nxt = self.peek()
+                    if nxt == 0x5D:
+                        self.pos += 1
+                        break
+                    if nxt != 0x2C:
+                        if nxt is None:
+                            raise self.error("EOF while parsing a list")
+                        raise self.error("expected `,` or `]`")
+                    self.pos += 1
+                    self.skip_ws()
+                    if self.peek() == 0x5D:
+                        raise self.error("trailing comma")
+        else:
+            if b is None:
+                raise self.error("EOF while parsing a value")
+            start = self.pos
+            try:
+                found = self.value(0)
+            except PayloadError:
+                raise
+            raise self.error(_invalid_type(found, "struct StatePayload"), start)
+        end = self.pos
+        try:
+            result = _build(fields, seq_len)
+        except PayloadError as exc:
+            raise self.error(str(exc), end - 1) from None
+        self.skip_ws()
+        if self.pos != len(self.data):
+            raise self.error("trailing characters", self.pos)
+        return result

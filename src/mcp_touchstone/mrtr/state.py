@@ -1,0 +1,186 @@
+"""The sealed ``requestState`` codec and the server-side checks (MRTR-TOKEN-*, MRTR-KEY-*,
+MRTR-SEAL-*, MRTR-OPEN-*).
+
+A token is ``{version}.{kid}.{b64url(nonce)}.{b64url(ciphertext || tag)}``, sealed with
+ChaCha20-Poly1305 under ``SHA-256(b"neva:mrtr:requestState:v1" || secret)`` with the
+header ``"{version}.{kid}"`` as associated data. ``version`` is ``v2`` exactly when
+the payload names an audience. Randomness (the nonce) and the clock (``now``) are
+arguments; nothing here reads either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
+from mcp_touchstone.mrtr.binding import request_binding
+from mcp_touchstone.mrtr.errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
+from mcp_touchstone.mrtr.payload import PayloadError, StatePayload
+from mcp_touchstone.serde_json import JSON
+
+__all__ = [
+    "ACCEPTED_VERSIONS",
+    "DEFAULT_KID",
+    "DEFAULT_MAX_STATE_BYTES",
+    "DEFAULT_TTL_SECS",
+    "KEY_LABEL",
+    "NONCE_LEN",
+    "VERSION",
+    "VERSION_AUD",
+    "CheckContext",
+    "Keyring",
+    "derive_key",
+    "open_state",
+    "seal",
+    "verify",
+]
+
+VERSION = "v1"
+"""Version segment of an unbound state (MRTR-TOKEN-2)."""
+VERSION_AUD = "v2"
+"""Version segment of an audience-bound state (MRTR-TOKEN-2)."""
+ACCEPTED_VERSIONS: tuple[str, ...] = (VERSION, VERSION_AUD)
+"""Versions :func:`open_state` accepts, compared exactly."""
+DEFAULT_KID = "0"
+"""Key id of a single-secret keyring."""
+KEY_LABEL = b"neva:mrtr:requestState:v1"
+"""Domain label prefixed to the secret before hashing, for both versions (MRTR-KEY-1)."""
+NONCE_LEN = 12
+"""ChaCha20-Poly1305 nonce length in bytes."""
+DEFAULT_MAX_STATE_BYTES = 8 * 1024
+"""neva's default cap on a token's UTF-8 length."""
+DEFAULT_TTL_SECS = 300
+"""neva's fixed state lifetime (``exp = now + ttl`` at each mint)."""
+
+
+def derive_key(secret: bytes) -> bytes:
+    """The 32-byte AEAD key: ``SHA-256(KEY_LABEL || secret)``, no separator (MRTR-KEY-1)."""
+    return hashlib.sha256(KEY_LABEL + secret).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class Keyring:
+    """Secrets by key id: the ``active_kid`` seals, any kid in ``keys`` opens (MRTR-KEY-2)."""
+
+    active_kid: str
+    keys: Mapping[str, bytes] = field(default_factory=dict)
+
+    @staticmethod
+    def single(secret: bytes) -> Keyring:
+        """A one-key ring under :data:`DEFAULT_KID`, neva's ``with_request_state_secret``."""
+        return Keyring(DEFAULT_KID, {DEFAULT_KID: secret})
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    """What the server checks an opened state against (MRTR-OPEN-1, -10..-13).
+
+    ``params`` is the request's params (``None`` when absent); ``principal`` the
+    authenticated subject; ``audience`` the configured service audience; ``now``
+    Unix seconds, injected.
+    """
+
+    method: str
+    params: JSON
+    now: int
+    principal: str | None = None
+    audience: str | None = None
+    max_state_bytes: int = DEFAULT_MAX_STATE_BYTES
+
+
+def seal(
+    payload: StatePayload,
+    keyring: Keyring,
+    nonce: bytes,
+    *,
+    max_state_bytes: int | None = None,
+) -> str:
+    """Seal ``payload`` under the active key with the injected 12-byte ``nonce``.
+
+    Raises :class:`StateError` (``-32603``) when the active kid has no key, when the
+    kid is empty or contains ``.``, or, if ``max_state_bytes`` is given, when the token
+    exceeds it (MRTR-SEAL-1..4). A nonce of the wrong length is a :class:`ValueError`:
+    it is a caller bug, not a protocol outcome.
+    """
+    if len(nonce) != NONCE_LEN:
+        raise ValueError(f"nonce must be {NONCE_LEN} bytes, got {len(nonce)}")
+    secret = keyring.keys.get(keyring.active_kid)
+    if secret is None:
+        raise StateError(INTERNAL_ERROR, "active requestState kid has no key in the keyring")
+    kid = keyring.active_kid
+    if not kid or "." in kid:
+        raise StateError(
+            INTERNAL_ERROR, "requestState kid must be non-empty and must not contain '.'"
+        )
+    version = VERSION_AUD if payload.aud is not None else VERSION
+    header = f"{version}.{kid}"
+    sealed = ChaCha20Poly1305(derive_key(secret)).encrypt(
+        nonce, payload.encode(), header.encode("utf-8")
+    )
+    token = f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
+    if max_state_bytes is not None and len(token.encode("utf-8")) > max_state_bytes:
+        raise StateError(INTERNAL_ERROR, "requestState too large")
+    return token
+
+
+def _invalid(message: str) -> StateError:
+    return StateError(INVALID_PARAMS, message)
+
+
+def open_state(token: str, keyring: Keyring) -> StatePayload:
+    """Open a token with the codec alone, checks in neva's order (MRTR-OPEN-2..9).
+
+    Raises :class:`StateError`: ``-32602`` for a malformed, unknown, undecodable or
+    unauthentic token, ``-32700`` when the authentic plaintext is not payload JSON.
+    """
+    parts = token.split(".")
+    if len(parts) != 4:
+        raise _invalid("malformed requestState")
+    version, kid, nonce_b64, sealed_b64 = parts
+    if version not in ACCEPTED_VERSIONS:
+        raise _invalid("unsupported requestState version")
+    secret = keyring.keys.get(kid)
+    if secret is None:
+        raise _invalid("unknown requestState key id")
+    try:
+        nonce = b64url_decode(nonce_b64)
+    except B64Error:
+        raise _invalid("bad requestState nonce") from None
+    try:
+        sealed = b64url_decode(sealed_b64)
+    except B64Error:
+        raise _invalid("bad requestState payload") from None
+    if len(nonce) != NONCE_LEN:
+        raise _invalid("bad requestState nonce")
+    header = f"{version}.{kid}".encode()
+    try:
+        plaintext = ChaCha20Poly1305(derive_key(secret)).decrypt(nonce, sealed, header)
+    except InvalidTag:
+        raise _invalid("requestState integrity check failed") from None
+    try:
+        return StatePayload.decode(plaintext)
+    except PayloadError as exc:
+        raise StateError(PARSE_ERROR, str(exc)) from None
+
+
+def verify(token: str, keyring: Keyring, check: CheckContext) -> StatePayload:
+    """Run every server-side check on an inbound token, in neva's order (MRTR-OPEN-1..13):
+    size cap before any decoding, the codec, then expiry, request binding, principal and
+    audience. Returns the payload or raises :class:`StateError`."""
+    if len(token.encode("utf-8", "surrogatepass")) > check.max_state_bytes:
+        raise _invalid("requestState exceeds the configured maximum size")
+    payload = open_state(token, keyring)
+    if payload.exp < check.now:
+        raise _invalid("requestState expired")
+    if payload.req != request_binding(check.method, check.params):
+        raise _invalid("requestState does not match this request")
+    if payload.principal != check.principal:
+        raise _invalid("requestState principal mismatch")
+    if payload.aud != check.audience:
+        raise _invalid("requestState audience mismatch")
+    return payload
