@@ -1,0 +1,200 @@
+"""Chio's portable scope matcher (rules ``SCOPE-RES-*``, ``SCOPE-RANK-*``, ``SCOPE-CON-*``).
+
+Outcomes are returned, never raised: a ranked tuple of :class:`MatchedGrant`, or one of the
+two :data:`ScopeMatchError` values.  Raising is reserved for misuse of the API (arguments that
+are not a JSON value), which is :class:`InvalidArgumentsError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp_touchstone import serde_json
+from mcp_touchstone.scope._arguments import ArgumentFacts
+from mcp_touchstone.scope._types import (
+    AudienceAllowlist,
+    ChioScope,
+    Constraint,
+    Custom,
+    DomainExact,
+    DomainGlob,
+    MaxArgsSize,
+    MaxLength,
+    MemoryStoreAllowlist,
+    Operation,
+    PathPrefix,
+    ToolGrant,
+)
+from mcp_touchstone.serde_json import JSON
+
+__all__ = [
+    "ConstraintError",
+    "InvalidArgumentsError",
+    "MatchedGrant",
+    "OutOfScope",
+    "ScopeMatchError",
+    "constraint_matches",
+    "constraint_name",
+    "grant_targets",
+    "resolve_capability_grants",
+    "resolve_matching_grants",
+]
+
+REFUSAL_PREFIX = "portable kernel cannot safely evaluate "
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedGrant:
+    """A grant that covers the call: its position in ``scope.grants``, the grant, its rank.
+
+    ``specificity`` is ``(server_id == request, tool_name == request, len(constraints))``
+    with the booleans as 0/1 (SCOPE-RANK-1).
+    """
+
+    index: int
+    grant: ToolGrant
+    specificity: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfScope:
+    """No grant covers the call; only :func:`resolve_capability_grants` returns it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintError:
+    """A target grant carries a constraint the portable kernel refuses to evaluate."""
+
+    message: str
+
+
+ScopeMatchError = OutOfScope | ConstraintError
+"""The two error outcomes of the matcher (SCOPE-RES-5)."""
+
+
+class InvalidArgumentsError(ValueError):
+    """``arguments`` is not a JSON value serde_json could hold (API misuse, not an outcome)."""
+
+
+def constraint_name(constraint: Constraint) -> str:
+    """The snake_case serde tag of ``constraint``'s variant (SCOPE-CON-2)."""
+    return type(constraint).KIND.value
+
+
+def constraint_matches(constraint: Constraint, facts: ArgumentFacts) -> bool | ConstraintError:
+    """Evaluate one constraint against the call's argument facts.
+
+    The 8 portable variants give a verdict; the 16 others give the refusal
+    ``ConstraintError("portable kernel cannot safely evaluate <tag>")`` whatever the
+    arguments (SCOPE-CON-1, SCOPE-CON-2).
+    """
+    if isinstance(constraint, PathPrefix):
+        return facts.path_prefix(constraint.prefix)
+    if isinstance(constraint, DomainExact):
+        return facts.domain_exact(constraint.domain)
+    if isinstance(constraint, DomainGlob):
+        return facts.domain_glob(constraint.pattern)
+    if isinstance(constraint, MaxLength):
+        return facts.max_length(constraint.limit)
+    if isinstance(constraint, MaxArgsSize):
+        return facts.max_args_size(constraint.limit)
+    if isinstance(constraint, Custom):
+        return facts.custom(constraint.key, constraint.expected)
+    if isinstance(constraint, AudienceAllowlist):
+        return facts.audience_allowlist(constraint.allowed)
+    if isinstance(constraint, MemoryStoreAllowlist):
+        return facts.memory_store_allowlist(constraint.allowed)
+    return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
+
+
+def _pattern_matches(pattern: str, requested: str) -> bool:
+    return pattern in ("*", requested)
+
+
+def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
+    """The target test: ``"*"`` or exact server and tool, and ``invoke`` among the
+    operations (SCOPE-RES-1)."""
+    return (
+        _pattern_matches(grant.server_id, server_id)
+        and _pattern_matches(grant.tool_name, tool_name)
+        and Operation.INVOKE in grant.operations
+    )
+
+
+def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
+    server_exact, tool_exact, constraint_count = match.specificity
+    return (-server_exact, -tool_exact, -constraint_count, match.index)
+
+
+def _check_arguments(arguments: JSON) -> None:
+    try:
+        serde_json.validate(arguments, where="arguments")
+    except serde_json.JsonError as exc:
+        raise InvalidArgumentsError(str(exc)) from None
+
+
+def _resolve(
+    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
+) -> tuple[MatchedGrant, ...] | ConstraintError:
+    facts = ArgumentFacts(arguments)
+    matches: list[MatchedGrant] = []
+    for index, grant in enumerate(scope.grants):
+        if not grant_targets(grant, tool_name, server_id):
+            continue
+        covered = True
+        for constraint in grant.constraints:
+            verdict = constraint_matches(constraint, facts)
+            if isinstance(verdict, ConstraintError):
+                return verdict
+            if not verdict:
+                covered = False
+                break
+        if covered:
+            matches.append(
+                MatchedGrant(
+                    index=index,
+                    grant=grant,
+                    specificity=(
+                        int(grant.server_id == server_id),
+                        int(grant.tool_name == tool_name),
+                        len(grant.constraints),
+                    ),
+                )
+            )
+    matches.sort(key=_rank_key)
+    return tuple(matches)
+
+
+def resolve_matching_grants(
+    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
+) -> tuple[MatchedGrant, ...] | ConstraintError:
+    """The grants of ``scope`` that cover calling ``tool_name`` on ``server_id``, ranked.
+
+    Walks ``scope.grants`` in order; a grant is a target when its server and tool patterns
+    are ``"*"`` or equal to the request and it allows ``invoke``; a target's constraints are
+    evaluated in order and the first false one drops it.  The first refused constraint
+    reached aborts the whole call with its :class:`ConstraintError`, discarding matches
+    already found.  The survivors are sorted by specificity, descending, then index.
+    An empty tuple means nothing covers the call (never :class:`OutOfScope` here).
+
+    Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
+    """
+    _check_arguments(arguments)
+    return _resolve(scope, tool_name, server_id, arguments)
+
+
+def resolve_capability_grants(
+    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
+) -> tuple[MatchedGrant, ...] | ScopeMatchError:
+    """:func:`resolve_matching_grants` on a capability's scope, with an empty result turned
+    into :class:`OutOfScope` (a constraint error is passed through unchanged).
+
+    Upstream takes the whole capability token but reads only its ``scope``; this takes the
+    scope (SCOPE-RES-6).
+    """
+    result = resolve_matching_grants(scope, tool_name, server_id, arguments)
+    if isinstance(result, ConstraintError):
+        return result
+    if not result:
+        return OutOfScope()
+    return result
