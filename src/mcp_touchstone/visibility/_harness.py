@@ -2,10 +2,103 @@
 
 Each operation takes the raw ``case.input`` JSON value and returns the output object.
 It is total: malformed input is answered with the operation's error shape, never raised.
+All four serve the ``turbomcp`` profile (VIS-HARN-*).
 """
 
 from __future__ import annotations
 
-from mcp_touchstone.conformance._operation import Operation
+from collections.abc import Callable
 
-OPERATIONS: dict[str, Operation] = {}
+from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility._dispatch import dispatch
+from mcp_touchstone.visibility._identity import granted_scopes
+from mcp_touchstone.visibility._policy import RequestContext, VisibleComponent
+from mcp_touchstone.visibility._template import uri_template_matches
+from mcp_touchstone.visibility._wire import (
+    InputError,
+    decode_catalog,
+    decode_identity,
+    decode_kind,
+    decode_meta,
+    decode_policy,
+    decode_request,
+    decode_version,
+    encode_outcome,
+)
+
+
+def _input(raw: JSON) -> dict[str, JSON]:
+    if not isinstance(raw, dict):
+        raise InputError("input must be an object")
+    return raw
+
+
+def _field(obj: dict[str, JSON], key: str) -> JSON:
+    if key not in obj:
+        raise InputError(f"input.{key} is missing")
+    return obj[key]
+
+
+def _string(value: JSON, where: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{where} must be a string")
+    return value
+
+
+def _granted_scopes(raw: JSON) -> dict[str, JSON]:
+    obj = _input(raw)
+    identity = decode_identity(_field(obj, "identity"))
+    return {"scopes": list(granted_scopes(identity))}
+
+
+def _is_visible(raw: JSON) -> dict[str, JSON]:
+    obj = _input(raw)
+    policy = decode_policy(_field(obj, "policy"))
+    component = _field(obj, "component")
+    if not isinstance(component, dict):
+        raise InputError("input.component must be an object")
+    kind = decode_kind(component.get("kind"), "input.component.kind")
+    ident = _string(component.get("id"), "input.component.id")
+    meta = decode_meta(component, "meta", "input.component")
+    identity = decode_identity(_field(obj, "identity"))
+    ctx = RequestContext(identity=identity)
+    return {"visible": policy(VisibleComponent(kind, ident, meta, ctx))}
+
+
+def _match_uri_template(raw: JSON) -> dict[str, JSON]:
+    obj = _input(raw)
+    template = _string(_field(obj, "template"), "input.template")
+    uri = _string(_field(obj, "uri"), "input.uri")
+    return {"match": uri_template_matches(template, uri)}
+
+
+def _dispatch(raw: JSON) -> dict[str, JSON]:
+    obj = _input(raw)
+    policy_value = _field(obj, "policy")
+    policy = None if policy_value is None else decode_policy(policy_value)
+    version = decode_version(_field(obj, "protocol_version"))
+    catalog = decode_catalog(_field(obj, "catalog"))
+    request = decode_request(_field(obj, "request"))
+    return encode_outcome(dispatch(catalog, request, version, policy))
+
+
+def _total(op: Callable[[JSON], dict[str, JSON]]) -> Operation:
+    """Wrap ``op`` so that a malformed input becomes an ``invalid_input`` output."""
+
+    def run(raw: JSON) -> dict[str, JSON]:
+        try:
+            return op(raw)
+        except InputError as exc:
+            return {"error": {"kind": "invalid_input", "message": str(exc)}}
+
+    run.__doc__ = op.__doc__
+    return run
+
+
+OPERATIONS: dict[str, Operation] = {
+    "visibility.granted_scopes": _total(_granted_scopes),
+    "visibility.is_visible": _total(_is_visible),
+    "visibility.match_uri_template": _total(_match_uri_template),
+    "visibility.dispatch": _total(_dispatch),
+}

@@ -1,0 +1,111 @@
+"""Who is asking: the identity lifted from request ``_meta`` and its granted scopes (VIS-ID-*)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from mcp_touchstone.serde_json import JSON
+
+IDENTITY_KEY = "io.turbomcp.internal/identity"
+"""The request ``_meta`` key a transport writes the authenticated principal under."""
+
+RUST_WHITE_SPACE: frozenset[str] = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+"""Exactly the code points with the Unicode ``White_Space`` property, which Rust's
+``str::split_whitespace`` splits on (VIS-ID-3).  Unlike Python's ``str.split()`` this set
+does not contain U+001C..U+001F."""
+
+_WHITE_SPACE_RUN = re.compile("[" + "".join(sorted(RUST_WHITE_SPACE)) + "]+")
+
+
+def split_whitespace(text: str) -> tuple[str, ...]:
+    """Split ``text`` as Rust's ``str::split_whitespace`` does: on runs of White_Space code
+    points, with no empty pieces (VIS-ID-3)."""
+    return tuple(piece for piece in _WHITE_SPACE_RUN.split(text) if piece)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A caller: anonymous (``subject is None``) or a bearer with a subject and claims.
+
+    Build one with :data:`ANONYMOUS` or :meth:`Identity.bearer`.  An anonymous identity
+    answers no claims, whatever ``claims`` holds.
+    """
+
+    subject: str | None
+    claims: Mapping[str, JSON] = field(default_factory=dict)
+
+    @staticmethod
+    def bearer(subject: str, claims: Mapping[str, JSON] | None = None) -> Identity:
+        """A bearer identity with ``subject`` and ``claims`` (empty when omitted)."""
+        return Identity(subject, dict(claims) if claims is not None else {})
+
+    @property
+    def is_authenticated(self) -> bool:
+        """Whether this is a bearer identity (even one holding no claims at all)."""
+        return self.subject is not None
+
+    def claim(self, key: str) -> JSON | None:
+        """The claim ``key``, or ``None`` when absent or when the caller is anonymous.
+
+        A claim whose JSON value is ``null`` also answers ``None``; no rule here tells the
+        two apart.
+        """
+        if self.subject is None:
+            return None
+        return self.claims.get(key)
+
+
+ANONYMOUS = Identity(None, {})
+"""The identity of a request that carries no (well-formed) principal."""
+
+
+def identity_from_meta(meta: JSON) -> Identity:
+    """Lift the caller from a request's ``params._meta`` value (VIS-ID-1).
+
+    ``meta[IDENTITY_KEY]`` must be an object with a string ``sub``; otherwise the caller is
+    anonymous.  ``claims`` is taken when it is an object and is empty otherwise (still a
+    bearer).  ``sub`` may be the empty string.
+    """
+    if not isinstance(meta, dict):
+        return ANONYMOUS
+    principal = meta.get(IDENTITY_KEY)
+    if not isinstance(principal, dict):
+        return ANONYMOUS
+    sub = principal.get("sub")
+    if not isinstance(sub, str):
+        return ANONYMOUS
+    claims = principal.get("claims")
+    return Identity.bearer(sub, claims if isinstance(claims, dict) else {})
+
+
+def granted_scopes(identity: Identity) -> tuple[str, ...]:
+    """The scopes ``identity`` holds (VIS-ID-2): the ``scope`` claim, when a string, split on
+    White_Space, followed by the string entries of the ``scp`` claim, when an array, verbatim.
+    Duplicates are kept; anonymous holds none."""
+    out: list[str] = []
+    scope = identity.claim("scope")
+    if isinstance(scope, str):
+        out.extend(split_whitespace(scope))
+    scp = identity.claim("scp")
+    if isinstance(scp, list):
+        out.extend(item for item in scp if isinstance(item, str))
+    return tuple(out)
+
+
+def has_scopes(identity: Identity, required: Iterable[str]) -> bool:
+    """Whether ``identity`` holds every scope in ``required`` (VIS-ID-4).
+
+    Exact, case-sensitive string equality; an empty requirement is met by everyone,
+    anonymous included.
+    """
+    needed = tuple(required)
+    if not needed:
+        return True
+    granted = frozenset(granted_scopes(identity))
+    return all(scope in granted for scope in needed)

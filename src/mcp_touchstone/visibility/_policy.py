@@ -1,0 +1,117 @@
+"""Visibility policies: the component a policy judges and the built-in ``Visibility``.
+
+Rules VIS-POL-* of ``spec/visibility.md``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility._identity import ANONYMOUS, Identity, has_scopes
+from mcp_touchstone.visibility._meta import declared_scopes_of, tags_of
+
+
+class ComponentKind(enum.Enum):
+    """Which kind of listable component is being judged."""
+
+    TOOL = "tool"
+    RESOURCE = "resource"
+    RESOURCE_TEMPLATE = "resource_template"
+    PROMPT = "prompt"
+
+
+class ProtocolVersion(enum.Enum):
+    """The MCP protocol revisions the dispatcher model speaks."""
+
+    V2025_06_18 = "2025-06-18"
+    V2025_11_25 = "2025-11-25"
+    V2026_07_28 = "2026-07-28"
+
+    @property
+    def is_draft(self) -> bool:
+        """Whether this is the 2026-07-28 revision (MRTR, renumbered resource-not-found)."""
+        return self is ProtocolVersion.V2026_07_28
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    """The request being served, as a policy sees it: revision, caller and propagated ``_meta``.
+
+    Like turbomcp's context it has no session id: a policy keys on the identity or on
+    client-supplied ``propagated_meta``.
+    """
+
+    protocol_version: ProtocolVersion = ProtocolVersion.V2025_11_25
+    identity: Identity = ANONYMOUS
+    propagated_meta: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleComponent:
+    """One component as a policy sees it (VIS-POL-6).
+
+    ``id`` is a tool or prompt name, a resource URI, or a template's *URI template string*
+    (never the concrete URI being read); ``meta`` is the component's own ``_meta``.
+    """
+
+    kind: ComponentKind
+    id: str
+    meta: Mapping[str, JSON]
+    request: RequestContext
+
+    def tags(self) -> tuple[str, ...]:
+        """The component's tags (VIS-META-2)."""
+        return tags_of(self.meta)
+
+    def declared_scopes(self) -> tuple[str, ...]:
+        """The scopes the component declares it requires; empty when it declares none."""
+        return declared_scopes_of(self.meta)
+
+
+class VisibilityPolicy(Protocol):
+    """Anything callable as ``policy(component) -> bool`` is a policy (VIS-POL-5).
+
+    ``False`` hides the component from its list and makes it unreachable.
+    """
+
+    def __call__(self, component: VisibleComponent, /) -> bool:
+        """Whether ``component`` is visible to the request it carries."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """The built-in policy: hide by tag and/or hide what the caller lacks the scopes for.
+
+    ``Visibility()`` hides nothing (VIS-POL-1).  Both checks may be on; a component must
+    pass both (VIS-POL-4).
+    """
+
+    hidden_tags: frozenset[str] = frozenset()
+    declared_scopes: bool = False
+
+    def hiding_tagged(self, tags: Iterable[str]) -> Visibility:
+        """A copy that also hides components carrying any of ``tags`` (accumulates; VIS-POL-2)."""
+        return Visibility(self.hidden_tags | frozenset(tags), self.declared_scopes)
+
+    def requiring_declared_scopes(self) -> Visibility:
+        """A copy that also hides components whose declared scopes the caller lacks (VIS-POL-3)."""
+        return Visibility(self.hidden_tags, True)
+
+    def is_visible(self, component: VisibleComponent) -> bool:
+        """The verdict, checks in upstream order: hidden tag first, then declared scopes."""
+        if self.hidden_tags and any(tag in self.hidden_tags for tag in component.tags()):
+            return False
+        if self.declared_scopes:
+            required = component.declared_scopes()
+            if required and not has_scopes(component.request.identity, required):
+                return False
+        return True
+
+    def __call__(self, component: VisibleComponent, /) -> bool:
+        """Same as :meth:`is_visible`, so a ``Visibility`` is a :class:`VisibilityPolicy`."""
+        return self.is_visible(component)

@@ -1,0 +1,154 @@
+"""Hand-written boundary decoders for the visibility harness inputs (VIS-HARN-*).
+
+Each decoder takes a raw JSON value and returns a core value or raises :class:`InputError`
+naming the offending place; the harness turns that into an ``invalid_input`` output.
+"""
+
+from __future__ import annotations
+
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility._dispatch import (
+    Catalog,
+    Entry,
+    Listed,
+    Listing,
+    Outcome,
+    Page,
+    Refused,
+    Request,
+)
+from mcp_touchstone.visibility._identity import IDENTITY_KEY, Identity, identity_from_meta
+from mcp_touchstone.visibility._policy import ComponentKind, ProtocolVersion, Visibility
+
+_I64_MIN = -(1 << 63)
+_I64_MAX = (1 << 63) - 1
+
+
+class InputError(ValueError):
+    """A harness input that does not have the pinned shape; the message names the place."""
+
+
+def _object(value: JSON, where: str) -> dict[str, JSON]:
+    if not isinstance(value, dict):
+        raise InputError(f"{where} must be an object")
+    return value
+
+
+def _field(obj: dict[str, JSON], key: str, where: str) -> JSON:
+    if key not in obj:
+        raise InputError(f"{where}.{key} is missing")
+    return obj[key]
+
+
+def _string(value: JSON, where: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{where} must be a string")
+    return value
+
+
+def decode_identity(value: JSON) -> Identity:
+    """The caller an ``identity`` input describes: the value is read exactly as the request
+    ``_meta`` entry ``io.turbomcp.internal/identity`` would be (VIS-ID-1)."""
+    return identity_from_meta({IDENTITY_KEY: value})
+
+
+def decode_policy(value: JSON, where: str = "input.policy") -> Visibility:
+    """A built-in :class:`Visibility` from ``{"hidden_tags": [str], "requiring_declared_scopes":
+    bool}``."""
+    obj = _object(value, where)
+    tags = _field(obj, "hidden_tags", where)
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise InputError(f"{where}.hidden_tags must be an array of strings")
+    flag = _field(obj, "requiring_declared_scopes", where)
+    if not isinstance(flag, bool):
+        raise InputError(f"{where}.requiring_declared_scopes must be a boolean")
+    policy = Visibility().hiding_tagged(t for t in tags if isinstance(t, str))
+    return policy.requiring_declared_scopes() if flag else policy
+
+
+def decode_kind(value: JSON, where: str) -> ComponentKind:
+    """A component kind from its wire name (``tool``, ``resource``, ``resource_template``,
+    ``prompt``)."""
+    for kind in ComponentKind:
+        if value == kind.value:
+            return kind
+    raise InputError(f"{where} must be one of tool, resource, resource_template, prompt")
+
+
+def decode_meta(obj: dict[str, JSON], key: str, where: str) -> dict[str, JSON]:
+    """The object at ``obj[key]``, empty when absent."""
+    if key not in obj:
+        return {}
+    return _object(obj[key], f"{where}.{key}")
+
+
+def decode_version(value: JSON) -> ProtocolVersion:
+    """One of the three revisions the dispatcher model speaks."""
+    for version in ProtocolVersion:
+        if value == version.value:
+            return version
+    raise InputError("input.protocol_version must be 2025-06-18, 2025-11-25 or 2026-07-28")
+
+
+_CATALOG_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("tools", "name", "tools"),
+    ("resources", "uri", "resources"),
+    ("resource_templates", "uriTemplate", "resourceTemplates"),
+    ("prompts", "name", "prompts"),
+)
+
+
+def _listing(value: JSON, id_key: str, where: str) -> Listing:
+    if not isinstance(value, list):
+        raise InputError(f"{where} must be an array")
+    entries: list[Entry] = []
+    for index, item in enumerate(value):
+        here = f"{where}[{index}]"
+        obj = _object(item, here)
+        ident = _string(_field(obj, id_key, here), f"{here}.{id_key}")
+        entries.append(Entry(ident, decode_meta(obj, "_meta", here), obj))
+    return Listing((Page(tuple(entries)),))
+
+
+def decode_catalog(value: JSON) -> Catalog:
+    """A one-page catalog from ``{"tools": [...], "resources": [...], "resource_templates":
+    [...], "prompts": [...]}``: every list registered, served whole whatever the cursor."""
+    obj = _object(value, "input.catalog")
+    listings = [
+        _listing(_field(obj, key, "input.catalog"), id_key, f"input.catalog.{key}")
+        for key, id_key, _ in _CATALOG_KEYS
+    ]
+    return Catalog(*listings)
+
+
+def decode_request(value: JSON) -> Request:
+    """A JSON-RPC request: ``id`` an i64 or a string, ``method`` a string, ``jsonrpc`` (when
+    present) a string, ``params`` any value (``null`` reads as absent)."""
+    obj = _object(value, "input.request")
+    ident = _field(obj, "id", "input.request")
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        raise InputError("input.request.id must be an integer or a string")
+    if isinstance(ident, int) and not _I64_MIN <= ident <= _I64_MAX:
+        raise InputError("input.request.id is out of the i64 range")
+    method = _string(_field(obj, "method", "input.request"), "input.request.method")
+    if "jsonrpc" in obj:
+        _string(obj["jsonrpc"], "input.request.jsonrpc")
+    return Request(ident, method, obj.get("params"))
+
+
+_LIST_KEY: dict[ComponentKind, str] = {
+    ComponentKind.TOOL: "tools",
+    ComponentKind.RESOURCE: "resources",
+    ComponentKind.RESOURCE_TEMPLATE: "resourceTemplates",
+    ComponentKind.PROMPT: "prompts",
+}
+
+
+def encode_outcome(outcome: Outcome) -> dict[str, JSON]:
+    """The ``visibility.dispatch`` output for ``outcome``."""
+    if isinstance(outcome, Listed):
+        items: list[JSON] = [dict(e.wire) for e in outcome.items]
+        return {"outcome": "listed", "result": {_LIST_KEY[outcome.kind]: items}}
+    if isinstance(outcome, Refused):
+        return {"outcome": "refused", "response": outcome.response}
+    return {"outcome": "dispatched"}
