@@ -1,3 +1,75 @@
-"""neva multi round-trip requests and the sealed ``requestState`` (``spec/mrtr.md``)."""
+"""neva multi round-trip requests and the sealed ``requestState`` (``spec/mrtr.md``).
 
-__all__: list[str] = []
+The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
+:func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
+and the answers digest, client capabilities and the server's gate, the
+``InputRequest`` union, where a retry carries its answers, and the pydantic wire
+models. Randomness and the clock are always arguments.
+"""
+
+from mcp_touchstone.mrtr.binding import input_responses_digest, request_binding, salient_params
+from mcp_touchstone.mrtr.capabilities import (
+    CapabilityError,
+    ClientMrtrCapabilities,
+    ElicitationModes,
+    missing_capability_error,
+    parse_capabilities,
+)
+from mcp_touchstone.mrtr.errors import RpcError, StateError
+from mcp_touchstone.mrtr.meta import (
+    MRTR_METHODS,
+    client_capabilities,
+    input_responses,
+    malformed_mrtr_error,
+    request_state,
+)
+from mcp_touchstone.mrtr.payload import PayloadError, StatePayload
+from mcp_touchstone.mrtr.requests import (
+    ElicitationMode,
+    InputKind,
+    InputRequest,
+    InputRequestError,
+    decode_input_request,
+)
+from mcp_touchstone.mrtr.state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr.wire import (
+    CreateMessageResult,
+    ElicitResult,
+    InputRequiredResult,
+    ListRootsResult,
+)
+
+__all__ = [
+    "MRTR_METHODS",
+    "CapabilityError",
+    "CheckContext",
+    "ClientMrtrCapabilities",
+    "CreateMessageResult",
+    "ElicitResult",
+    "ElicitationMode",
+    "ElicitationModes",
+    "InputKind",
+    "InputRequest",
+    "InputRequestError",
+    "InputRequiredResult",
+    "Keyring",
+    "ListRootsResult",
+    "PayloadError",
+    "RpcError",
+    "StateError",
+    "StatePayload",
+    "client_capabilities",
+    "decode_input_request",
+    "derive_key",
+    "input_responses",
+    "input_responses_digest",
+    "malformed_mrtr_error",
+    "missing_capability_error",
+    "open_state",
+    "parse_capabilities",
+    "request_binding",
+    "request_state",
+    "salient_params",
+    "seal",
+    "verify",
+]

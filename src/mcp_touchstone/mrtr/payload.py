@@ -150,7 +150,9 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     """Assemble a payload from checked fields; ``seq_len`` is set for serde's array form."""
     for name, value in fields.items():
         _check_field(name, value)
-    required = ("answers", "exp", "req", "principal") if seq_len is not None else ("answers", "exp", "req")
+    required = (
+        ("answers", "exp", "req", "principal") if seq_len is not None else ("answers", "exp", "req")
+    )
     for index, name in enumerate(FIELD_ORDER):
         if name in required and name not in fields:
             if seq_len is not None:
@@ -166,9 +168,12 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     req = fields["req"]
     principal = fields.get("principal")
     aud = fields.get("aud")
-    assert isinstance(answers, dict) and isinstance(memos, dict)  # checked by _check_field
-    assert isinstance(requested, list) and isinstance(effects, list)
-    assert isinstance(exp, int) and isinstance(req, str)
+    assert isinstance(answers, dict)
+    assert isinstance(memos, dict)
+    assert isinstance(requested, list)
+    assert isinstance(effects, list)
+    assert isinstance(exp, int)
+    assert isinstance(req, str)
     assert principal is None or isinstance(principal, str)
     assert aud is None or isinstance(aud, str)
     return StatePayload(
@@ -233,7 +238,9 @@ class _Decoder:
                 self.pos = pos + 1
                 return
             if b < 0x20:
-                raise self.error("control character (\\u0000-\\u001F) found while parsing a string", pos)
+                raise self.error(
+                    "control character (\\u0000-\\u001F) found while parsing a string", pos
+                )
             if b == 0x5C:
                 pos += 1
                 if pos >= len(data):
@@ -320,7 +327,9 @@ class _Decoder:
                     return
                 if nxt != 0x2C:
                     if nxt is None:
-                        raise self.error("EOF while parsing " + ("an object" if b == 0x7B else "a list"))
+                        raise self.error(
+                            "EOF while parsing " + ("an object" if b == 0x7B else "a list")
+                        )
                     raise self.error("expected `,` or `" + chr(close) + "`")
                 self.pos += 1
                 self.skip_ws()

@@ -1,0 +1,160 @@
+"""Where a retry carries its answers: params first, the legacy ``_meta`` read-only
+(rules MRTR-RETRY-*), and the typed request ``_meta`` that fallback depends on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcp_touchstone.mrtr.capabilities import (
+    CapabilityError,
+    ClientMrtrCapabilities,
+    parse_capabilities,
+)
+from mcp_touchstone.mrtr.errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr.payload import describe_unexpected
+from mcp_touchstone.serde_json import JSON
+
+__all__ = [
+    "CLIENT_CAPABILITIES_KEY",
+    "MRTR_METHODS",
+    "MetaError",
+    "RequestMeta",
+    "client_capabilities",
+    "input_responses",
+    "malformed_mrtr_error",
+    "parse_request_meta",
+    "request_state",
+]
+
+MRTR_METHODS: frozenset[str] = frozenset({"tools/call", "prompts/get", "resources/read"})
+"""The only methods whose requests carry MRTR fields (MRTR-RETRY-1)."""
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+"""The request ``_meta`` key holding the client's capabilities."""
+
+_LOG_LEVELS = frozenset(
+    {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+)
+
+
+class MetaError(ValueError):
+    """A request ``_meta`` that neva's typed ``RequestParamsMeta`` parse refuses."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestMeta:
+    """The parts of a typed request ``_meta`` MRTR reads."""
+
+    capabilities: ClientMrtrCapabilities | None = None
+    input_responses: dict[str, JSON] | None = None
+    request_state: str | None = None
+
+
+def _opt_str(meta: dict[str, JSON], key: str) -> None:
+    value = meta.get(key)
+    if value is not None and not isinstance(value, str):
+        raise MetaError(f"invalid type: {describe_unexpected(value)}, expected a string")
+
+
+def parse_request_meta(meta: JSON) -> RequestMeta:
+    """Parse a request ``_meta`` object under neva's ``RequestParamsMeta`` field types;
+    any malformed modelled field fails the whole parse (MRTR-RETRY-4)."""
+    if not isinstance(meta, dict):
+        raise MetaError(f"invalid type: {describe_unexpected(meta)}, expected struct")
+    token = meta.get("progressToken")
+    if token is not None and (isinstance(token, bool) or not isinstance(token, str | int | float)):
+        raise MetaError("invalid progressToken")
+    for key in (
+        "traceparent",
+        "tracestate",
+        "baggage",
+        "requestState",
+        "io.modelcontextprotocol/protocolVersion",
+    ):
+        _opt_str(meta, key)
+    info = meta.get("io.modelcontextprotocol/clientInfo")
+    if info is not None:
+        if not isinstance(info, dict):
+            raise MetaError("invalid clientInfo")
+        for key in ("name", "version"):
+            if not isinstance(info.get(key), str):
+                raise MetaError(f"clientInfo `{key}` must be a string")
+    level = meta.get("io.modelcontextprotocol/logLevel")
+    if level is not None and level not in _LOG_LEVELS:
+        raise MetaError("invalid logLevel")
+    responses = meta.get("inputResponses")
+    if responses is not None and not isinstance(responses, dict):
+        raise MetaError("invalid inputResponses")
+    try:
+        capabilities = (
+            parse_capabilities(meta[CLIENT_CAPABILITIES_KEY])
+            if meta.get(CLIENT_CAPABILITIES_KEY) is not None
+            else None
+        )
+    except CapabilityError as exc:
+        raise MetaError(str(exc)) from None
+    state = meta.get("requestState")
+    return RequestMeta(
+        capabilities=capabilities,
+        input_responses=responses if isinstance(responses, dict) else None,
+        request_state=state if isinstance(state, str) else None,
+    )
+
+
+def _typed_meta(params: JSON) -> RequestMeta | None:
+    if not isinstance(params, dict) or "_meta" not in params:
+        return None
+    try:
+        return parse_request_meta(params["_meta"])
+    except MetaError:
+        return None
+
+
+def malformed_mrtr_error(method: str, params: JSON) -> RpcError | None:
+    """The ``-32602`` error for a wrongly typed ``requestState``/``inputResponses`` on an
+    MRTR method (an explicit ``null`` included), params checked before ``_meta``;
+    ``None`` when both locations are acceptable or the method is not an MRTR method
+    (MRTR-RETRY-1, MRTR-RETRY-2)."""
+    if method not in MRTR_METHODS or not isinstance(params, dict):
+        return None
+    sources: list[dict[str, JSON]] = [params]
+    meta = params.get("_meta")
+    if isinstance(meta, dict):
+        sources.append(meta)
+    for source in sources:
+        if "requestState" in source and not isinstance(source["requestState"], str):
+            return RpcError(INVALID_PARAMS, "`requestState` must be a string")
+        if "inputResponses" in source and not isinstance(source["inputResponses"], dict):
+            return RpcError(INVALID_PARAMS, "`inputResponses` must be an object")
+    return None
+
+
+def request_state(params: JSON) -> str | None:
+    """The echoed ``requestState``: ``params.requestState`` if a string, else the legacy
+    ``_meta.requestState`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
+    if isinstance(params, dict) and isinstance(params.get("requestState"), str):
+        value = params["requestState"]
+        assert isinstance(value, str)
+        return value
+    meta = _typed_meta(params)
+    return meta.request_state if meta is not None else None
+
+
+def input_responses(params: JSON) -> dict[str, JSON] | None:
+    """The offered answers: ``params.inputResponses`` if an object (``{}`` included), else
+    the legacy ``_meta.inputResponses`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
+    if isinstance(params, dict) and isinstance(params.get("inputResponses"), dict):
+        value = params["inputResponses"]
+        assert isinstance(value, dict)
+        return value
+    meta = _typed_meta(params)
+    return meta.input_responses if meta is not None else None
+
+
+def client_capabilities(params: JSON) -> ClientMrtrCapabilities:
+    """The request's declared capabilities; a ``_meta`` that fails its typed parse
+    anywhere declares nothing, it is not an error (MRTR-CAP-8)."""
+    meta = _typed_meta(params)
+    if meta is None or meta.capabilities is None:
+        return ClientMrtrCapabilities()
+    return meta.capabilities

@@ -1,0 +1,263 @@
+"""The ``InputRequest`` union: ``{"method", "params"}`` envelopes a server asks a client to
+fulfil (rules MRTR-REQ-*).
+
+Decoding mirrors neva's hand-written ``Deserialize``: absent or ``null`` params read as
+``{}`` and are then judged by the kind's own params type; an unknown method is refused
+by name; an elicitation is the URL variant exactly when ``mode`` is the string
+``"url"``, and a ``mode`` that is present but not a string is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from mcp_touchstone.mrtr.payload import describe_unexpected
+from mcp_touchstone.serde_json import JSON
+
+__all__ = [
+    "ElicitationMode",
+    "InputKind",
+    "InputRequest",
+    "InputRequestError",
+    "decode_input_request",
+]
+
+_I32_MIN = -(1 << 31)
+_I32_MAX = (1 << 31) - 1
+_USIZE_MAX = (1 << 64) - 1
+
+
+class InputRequestError(ValueError):
+    """An envelope neva would not decode as an ``InputRequest``."""
+
+
+class InputKind(Enum):
+    """The input kinds, by the JSON-RPC method that names them on the wire."""
+
+    ELICITATION = "elicitation/create"
+    SAMPLING = "sampling/createMessage"  # deprecated on arrival in MCP 2026-07-28
+    ROOTS = "roots/list"  # deprecated on arrival in MCP 2026-07-28
+
+
+class ElicitationMode(Enum):
+    """The two ``elicitation/create`` variants."""
+
+    FORM = "form"
+    URL = "url"
+
+
+@dataclass(frozen=True, slots=True)
+class InputRequest:
+    """A decoded envelope: its kind, its params object (``{}`` when it had none) and,
+    for an elicitation, its mode."""
+
+    kind: InputKind
+    params: JSON
+    mode: ElicitationMode | None = None
+
+    @property
+    def method(self) -> str:
+        """The JSON-RPC method the envelope carries."""
+        return self.kind.value
+
+    def to_json(self) -> dict[str, JSON]:
+        """The adjacent-tagged envelope, ``method`` first, ``params`` always written."""
+        return {"method": self.kind.value, "params": self.params}
+
+
+def _type_error(value: JSON, expected: str) -> InputRequestError:
+    return InputRequestError(f"invalid type: {describe_unexpected(value)}, expected {expected}")
+
+
+def _require_str(obj: dict[str, JSON], name: str) -> None:
+    if name not in obj:
+        raise InputRequestError(f"missing field `{name}`")
+    if not isinstance(obj[name], str):
+        raise _type_error(obj[name], "a string")
+
+
+def _optional_str(obj: dict[str, JSON], name: str) -> None:
+    value = obj.get(name)
+    if value is not None and not isinstance(value, str):
+        raise _type_error(value, "a string")
+
+
+def _optional_str_list(obj: dict[str, JSON], name: str) -> None:
+    value = obj.get(name)
+    if value is None:
+        return
+    if not isinstance(value, list):
+        raise _type_error(value, "a sequence")
+    for item in value:
+        if not isinstance(item, str):
+            raise _type_error(item, "a string")
+
+
+def _is_int_in(value: JSON, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+_PROPERTY_TYPES = frozenset({"none", "array", "string", "number", "integer", "boolean", "object"})
+_STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+
+
+def _property_type_ok(obj: dict[str, JSON]) -> bool:
+    return "type" not in obj or obj["type"] in _PROPERTY_TYPES
+
+
+def _schema_ok(value: JSON) -> bool:
+    """Whether a ``requestedSchema.properties`` value decodes as neva's untagged
+    ``Schema`` (string, number and boolean schemas and the untitled/legacy enums)."""
+    if not isinstance(value, dict) or not _property_type_ok(value):
+        return False
+    for name in ("title", "description"):
+        if value.get(name) is not None and not isinstance(value.get(name), str):
+            return False
+
+    def opt(name: str, pred: object) -> bool:
+        item = value.get(name)
+        return item is None or bool(pred(item))  # type: ignore[operator]  # a predicate
+
+    def usize(x: JSON) -> bool:
+        return _is_int_in(x, 0, _USIZE_MAX)
+
+    def number(x: JSON) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool)
+
+    def str_list(x: JSON) -> bool:
+        return isinstance(x, list) and all(isinstance(i, str) for i in x)
+
+    string_ok = (
+        opt("minLength", usize)
+        and opt("maxLength", usize)
+        and opt("format", lambda x: x in _STRING_FORMATS)
+    )
+    number_ok = opt("minimum", number) and opt("maximum", number)
+    boolean_ok = opt("default", lambda x: isinstance(x, bool))
+    untitled_enum_ok = str_list(value.get("enum")) and opt("default", lambda x: isinstance(x, str))
+    legacy_enum_ok = str_list(value.get("enum")) and opt("enumNames", str_list)
+    return bool(string_ok or number_ok or boolean_ok or untitled_enum_ok or legacy_enum_ok)
+
+
+def _check_form(params: JSON) -> None:
+    if not isinstance(params, dict):
+        raise _type_error(params, "struct ElicitRequestFormParams")
+    _require_str(params, "message")
+    mode = params.get("mode")
+    if mode is not None and mode not in ("form", "url"):
+        raise InputRequestError(f"unknown variant `{mode}`, expected `form` or `url`")
+    if "requestedSchema" not in params:
+        raise InputRequestError("missing field `requestedSchema`")
+    schema = params["requestedSchema"]
+    if not isinstance(schema, dict):
+        raise _type_error(schema, "struct RequestSchema")
+    if "type" in schema and schema["type"] not in _PROPERTY_TYPES:
+        kind = schema["type"]
+        if isinstance(kind, str):
+            raise InputRequestError(f"unknown variant `{kind}`")
+        raise _type_error(kind, "a PropertyType")
+    if "properties" not in schema:
+        raise InputRequestError("missing field `properties`")
+    properties = schema["properties"]
+    if not isinstance(properties, dict):
+        raise _type_error(properties, "a map")
+    for item in properties.values():
+        if not _schema_ok(item):
+            raise InputRequestError("data did not match any variant of untagged enum Schema")
+    _optional_str_list(schema, "required")
+
+
+def _check_url(params: dict[str, JSON]) -> None:
+    _require_str(params, "message")
+    _require_str(params, "url")
+
+
+def _check_sampling(params: JSON) -> None:
+    if not isinstance(params, dict):
+        raise _type_error(params, "struct CreateMessageRequestParams")
+    if "messages" not in params:
+        raise InputRequestError("missing field `messages`")
+    messages = params["messages"]
+    if not isinstance(messages, list):
+        raise _type_error(messages, "a sequence")
+    for message in messages:
+        if not isinstance(message, dict):
+            raise _type_error(message, "struct SamplingMessage")
+        if message.get("role") not in ("user", "assistant"):
+            raise InputRequestError("invalid SamplingMessage role")
+        if "content" not in message:
+            raise InputRequestError("missing field `content`")
+    if "maxTokens" not in params:
+        raise InputRequestError("missing field `maxTokens`")
+    if not _is_int_in(params["maxTokens"], _I32_MIN, _I32_MAX):
+        raise _type_error(params["maxTokens"], "i32")
+    include = params.get("includeContext")
+    if include is not None and include not in ("none", "thisServer", "allServers"):
+        raise InputRequestError(f"unknown variant for includeContext: {include!r}")
+    prefs = params.get("modelPreferences")
+    if prefs is not None and not isinstance(prefs, dict):
+        raise _type_error(prefs, "struct ModelPreferences")
+    _optional_str(params, "systemPrompt")
+    temp = params.get("temperature")
+    if temp is not None and (isinstance(temp, bool) or not isinstance(temp, int | float)):
+        raise _type_error(temp, "f32")
+    _optional_str_list(params, "stopSequences")
+
+
+def _check_roots(params: JSON) -> None:
+    if not isinstance(params, dict):
+        raise _type_error(params, "struct ListRootsRequestParams")
+    meta = params.get("_meta")
+    if meta is not None:
+        from mcp_touchstone.mrtr.meta import (  # meta imports this module
+            MetaError,
+            parse_request_meta,
+        )
+
+        try:
+            parse_request_meta(meta)
+        except MetaError as exc:
+            raise InputRequestError(str(exc)) from None
+
+
+def decode_input_request(value: JSON) -> InputRequest:
+    """Decode one ``{"method", "params"}`` envelope as neva does, or raise
+    :class:`InputRequestError` (MRTR-REQ-1..6)."""
+    if isinstance(value, dict):
+        if "method" not in value:
+            raise InputRequestError("missing field `method`")
+        method = value["method"]
+        params = value.get("params")
+    elif isinstance(value, list):
+        # serde's sequence form of the envelope struct: [method, params?].
+        if not value:
+            raise InputRequestError("invalid length 0, expected struct Envelope with 2 elements")
+        if len(value) > 2:
+            raise InputRequestError(
+                f"invalid length {len(value)}, expected fewer elements in array"
+            )
+        method = value[0]
+        params = value[1] if len(value) == 2 else None
+    else:
+        raise _type_error(value, "struct Envelope")
+    if not isinstance(method, str):
+        raise _type_error(method, "a string")
+    if params is None:
+        params = {}
+    if method == InputKind.ELICITATION.value:
+        stated = params.get("mode") if isinstance(params, dict) else None
+        if isinstance(params, dict) and "mode" in params and not isinstance(stated, str):
+            raise InputRequestError("`mode` must be a string")
+        if isinstance(params, dict) and stated == "url":
+            _check_url(params)
+            return InputRequest(InputKind.ELICITATION, params, ElicitationMode.URL)
+        _check_form(params)
+        return InputRequest(InputKind.ELICITATION, params, ElicitationMode.FORM)
+    if method == InputKind.SAMPLING.value:
+        _check_sampling(params)
+        return InputRequest(InputKind.SAMPLING, params)
+    if method == InputKind.ROOTS.value:
+        _check_roots(params)
+        return InputRequest(InputKind.ROOTS, params)
+    raise InputRequestError(f"unknown MRTR input request method `{method}`")
