@@ -51,9 +51,9 @@ slow: $(STAMP_DEV)
 proofs: $(STAMP_PROOFS)
 	$(BIN)/pytest -q -m proof
 
-## bench: benchmarks against peers measured in the same run.
+## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
 bench: $(STAMP_BENCH)
-	$(BIN)/pytest -q -m bench --benchmark-enable -p no:randomly
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

@@ -51,9 +51,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if op is None:
         if args.operation in V1_OPERATIONS:
             raise _UsageError(f"operation {args.operation} is not implemented yet")
-        raise _UsageError(
-            f"unknown operation {args.operation!r} (known: {', '.join(sorted(ops))})"
-        )
+        raise _UsageError(f"unknown operation {args.operation!r} (known: {', '.join(sorted(ops))})")
     value = _read_input(args.file)
     output = op(value)
     sys.stdout.write(serde_json.to_string(output) + "\n")

@@ -38,7 +38,7 @@ __all__ = [
     "validate",
 ]
 
-JSON: TypeAlias = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
 """A JSON value as serde_json's ``Value`` can hold it."""
 
 MAX_DEPTH = 128
@@ -226,7 +226,7 @@ def format_float(x: float) -> str:
     return f"{sign}{digits[0]}{tail}e{'+' if exp > 0 else '-'}{abs(exp)}"
 
 
-_encode_str = _json.encoder.encode_basestring  # type: ignore[attr-defined]  # ensure_ascii=False C escaper
+_encode_str = _json.encoder.encode_basestring  # The ensure_ascii=False escaper (C-accelerated).
 
 
 def _write(value: JSON, out: list[str], sort_keys: bool) -> None:

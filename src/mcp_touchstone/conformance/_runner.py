@@ -140,7 +140,7 @@ def _run_cases(
         try:
             for seq, v in enumerate(vectors):
                 case: dict[str, JSON] = {"operation": v.operation, "input": v.input}
-                request = {"cmd": "run", "seq": seq, "case": case}
+                request: dict[str, JSON] = {"cmd": "run", "seq": seq, "case": case}
                 stdin.write(serde_json.to_string(request).encode("utf-8") + b"\n")
             stdin.flush()
         except (BrokenPipeError, ValueError):
@@ -155,9 +155,7 @@ def _run_cases(
         except ProtocolError as exc:
             if "exited" not in str(exc) and "timed out" not in str(exc):
                 raise
-            results.extend(
-                Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:]
-            )
+            results.extend(Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:])
             break
         results.append(_score(vector, seq, response))
     feeder.join(timeout=1)

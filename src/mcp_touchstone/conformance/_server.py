@@ -57,7 +57,8 @@ def answer(line: bytes | str, operations: Mapping[str, Operation]) -> dict[str, 
         }
     seq = _seq_of(request)
     if cmd != "run":
-        return _errored(f"unknown cmd {cmd!r}" if isinstance(cmd, str) else "request has no cmd", seq)
+        problem = f"unknown cmd {cmd!r}" if isinstance(cmd, str) else "request has no cmd"
+        return _errored(problem, seq)
     if seq is None:
         return _errored("run needs an integer seq")
     case = request.get("case")
@@ -76,9 +77,7 @@ def answer(line: bytes | str, operations: Mapping[str, Operation]) -> dict[str, 
     return {"seq": seq, "output": output}
 
 
-def serve(
-    lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operation]
-) -> int:
+def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operation]) -> int:
     """Answer each line of ``lines`` on ``out`` until ``stop`` or the end of input; return 0."""
     for line in lines:
         response = answer(line.rstrip(b"\r\n"), operations)

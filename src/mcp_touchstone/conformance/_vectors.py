@@ -55,8 +55,10 @@ def load_file(path: Path) -> list[Vector]:
     notes, tests = doc.get("notes"), doc.get("tests")
     _require(isinstance(notes, dict), where, "notes must be an object")
     _require(isinstance(tests, list) and bool(tests), where, "tests must be a non-empty array")
-    assert isinstance(semantic, str) and isinstance(operation, str)
-    assert isinstance(notes, dict) and isinstance(tests, list)
+    assert isinstance(semantic, str)
+    assert isinstance(operation, str)
+    assert isinstance(notes, dict)
+    assert isinstance(tests, list)
     out: list[Vector] = []
     for i, test in enumerate(tests):
         at = f"{where}: tests[{i}]"
@@ -81,7 +83,9 @@ def load_file(path: Path) -> list[Vector]:
             "every flag must name an entry of notes",
         )
         _require(isinstance(test["expected"], dict), at, "expected must be an object")
-        assert isinstance(rules, list) and isinstance(flags, list) and isinstance(comment, str)
+        assert isinstance(rules, list)
+        assert isinstance(flags, list)
+        assert isinstance(comment, str)
         out.append(
             Vector(
                 id=vid,
@@ -99,7 +103,7 @@ def load_file(path: Path) -> list[Vector]:
 
 
 def load_tree(root: Path) -> list[Vector]:
-    """Every vector under ``root`` (``<semantic>/<topic>.json``), in path order; ids must be unique."""
+    """Every vector under ``root`` (``<semantic>/<topic>.json``) in path order; ids are unique."""
     if not root.is_dir():
         raise VectorError(f"{root}: no such vectors directory")
     vectors: list[Vector] = []

@@ -1,0 +1,53 @@
+"""The runner's comparison rules (spec/harness.md, HARNESS-CMP-*)."""
+
+from __future__ import annotations
+
+from mcp_touchstone.conformance import outputs_match
+from mcp_touchstone.serde_json import JSON
+
+
+def test_key_order_irrelevant_array_order_matters() -> None:
+    """HARNESS-CMP-1: objects compare regardless of key order, arrays by position."""
+    assert outputs_match("x", {"a": 1, "b": [1, 2]}, {"b": [1, 2], "a": 1})
+    assert not outputs_match("x", {"b": [1, 2]}, {"b": [2, 1]})
+
+
+def test_numbers_keep_their_kind() -> None:
+    """HARNESS-CMP-1: 1 differs from 1.0 and true, and -0.0 differs from 0.0."""
+    assert not outputs_match("x", {"n": 1}, {"n": 1.0})
+    assert not outputs_match("x", {"n": 1}, {"n": True})
+    assert not outputs_match("x", {"n": 0.0}, {"n": -0.0})
+    assert not outputs_match("x", {"n": None}, {"n": 0})
+    assert outputs_match("x", {"n": -0.0}, {"n": -0.0})
+
+
+def test_invalid_input_message_not_compared() -> None:
+    """HARNESS-CMP-2: invalid_input messages may differ; the kind may not."""
+    a: JSON = {"error": {"kind": "invalid_input", "message": "mine"}}
+    b: JSON = {"error": {"kind": "invalid_input", "message": "theirs"}}
+    assert outputs_match("scope.resolve_matching_grants", a, b)
+    c: JSON = {"error": {"kind": "constraint_error", "message": "theirs"}}
+    assert not outputs_match("scope.resolve_matching_grants", a, c)
+    d: JSON = {"error": {"kind": "constraint_error", "message": "mine"}}
+    assert not outputs_match("scope.resolve_matching_grants", c, d)
+
+
+def test_capability_error_messages_not_compared() -> None:
+    """HARNESS-CMP-3: mrtr.capabilities / mrtr.allows error messages are not compared."""
+    for op in ("mrtr.capabilities", "mrtr.allows"):
+        assert outputs_match(op, {"error": {"message": "a"}}, {"error": {"message": "b"}})
+    a: JSON = {"error": {"message": "a"}}
+    b: JSON = {"error": {"message": "b"}}
+    assert not outputs_match("mrtr.state.seal", a, b)
+
+
+def test_parse_error_code_only_for_open() -> None:
+    """HARNESS-CMP-4: for mrtr.state.open -32700 only the code counts; other codes compare fully."""
+    a: JSON = {"error": {"code": -32700, "message": "x"}}
+    b: JSON = {"error": {"code": -32700, "message": "y"}}
+    assert outputs_match("mrtr.state.open", a, b)
+    assert not outputs_match("mrtr.state.seal", a, b)
+    c: JSON = {"error": {"code": -32602, "message": "x"}}
+    d: JSON = {"error": {"code": -32602, "message": "y"}}
+    assert not outputs_match("mrtr.state.open", c, d)
+    assert not outputs_match("mrtr.state.open", a, c)

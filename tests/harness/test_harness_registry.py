@@ -1,0 +1,31 @@
+"""The reference's operation table (HARNESS-OPS-*): wiring, and totality on junk input."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_touchstone.conformance import V1_OPERATIONS, reference_operations
+from mcp_touchstone.serde_json import JSON
+
+ADDED_OPERATIONS = {"json.to_string"}
+
+JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected": [1, {"a": None}]}]
+
+
+def test_table_only_holds_known_operations() -> None:
+    """HARNESS-OPS-2: every registered operation is a v1 operation or a documented addition."""
+    assert set(reference_operations()) <= set(V1_OPERATIONS) | ADDED_OPERATIONS
+
+
+def test_v1_names_are_the_pinned_twelve() -> None:
+    """HARNESS-OPS-1: the pinned contract names twelve operations."""
+    assert len(V1_OPERATIONS) == len(set(V1_OPERATIONS)) == 12
+
+
+@pytest.mark.parametrize("name", sorted(reference_operations()))
+def test_operations_are_total_on_junk(name: str) -> None:
+    """HARNESS-MSG-3: malformed case input is answered with an output object, never raised."""
+    op = reference_operations()[name]
+    for junk in JUNK:
+        out = op(junk)
+        assert isinstance(out, dict), (name, junk)

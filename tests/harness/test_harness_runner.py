@@ -1,0 +1,145 @@
+"""The conformance runner against the reference and against broken implementations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcp_touchstone.conformance import (
+    ProtocolError,
+    Vector,
+    Verdict,
+    default_command,
+    default_vectors_dir,
+    load_vectors,
+    render,
+    run_vectors,
+    to_json,
+)
+
+
+def _vectors() -> list[Vector]:
+    root = default_vectors_dir()
+    assert root is not None
+    return [v for v in load_vectors(root) if v.semantic == "json"]
+
+
+def _fake(tmp_path: Path, body: str) -> list[str]:
+    """A fake implementation: a Python script whose loop body handles one request ``req``."""
+    script = tmp_path / "impl.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import json, sys, time
+            n = 0
+            for line in sys.stdin:
+                req = json.loads(line)
+                if req.get("cmd") == "start":
+                    print(json.dumps({"version": 1, "implementation": {"name": "fake"},
+                                      "operations": []}), flush=True)
+                    continue
+                if req.get("cmd") == "stop":
+                    break
+                n += 1
+            """
+        )
+        + textwrap.indent(textwrap.dedent(body), " " * 4)
+    )
+    return [sys.executable, str(script)]
+
+
+def test_reference_passes_json_vectors() -> None:
+    """HARNESS-RUN-1: the built-in reference, run as a subprocess, passes every json vector."""
+    vectors = _vectors()
+    report = run_vectors(vectors, default_command())
+    assert report.conformant
+    assert len(report.results) == len(vectors) > 40
+    assert report.implementation["name"] == "mcp-touchstone"
+    text = render(report)
+    assert "conformant: yes" in text
+    summary = to_json(report)
+    assert summary["conformant"] is True
+
+
+def test_wrong_answers_fail_and_skips_are_not_passes(tmp_path: Path) -> None:
+    """VEC-REPORT-1: a wrong output is a failure and a skip makes the run non-conformant."""
+    cmd = _fake(
+        tmp_path,
+        """
+        if n == 1:
+            print(json.dumps({"seq": req["seq"], "skipped": True, "message": "no"}), flush=True)
+        else:
+            out = {"string": "?", "bytes": 1}
+            print(json.dumps({"seq": req["seq"], "output": out}), flush=True)
+        """,
+    )
+    report = run_vectors(_vectors()[:3], cmd)
+    assert [r.verdict for r in report.results] == [Verdict.SKIP, Verdict.FAIL, Verdict.FAIL]
+    assert not report.conformant
+    assert "FAIL json-" in render(report)
+
+
+def test_implementation_dying_mid_run_errors_the_rest(tmp_path: Path) -> None:
+    """HARNESS-RUN-2: cases left unanswered by an implementation that exits are errored."""
+    cmd = _fake(
+        tmp_path,
+        """
+        if n == 2:
+            sys.exit(3)
+        print(json.dumps({"seq": req["seq"], "errored": True, "message": "sorry"}), flush=True)
+        """,
+    )
+    report = run_vectors(_vectors()[:4], cmd, timeout=10)
+    assert [r.verdict for r in report.results] == [Verdict.ERROR] * 4
+    assert "exited" in report.results[2].message
+
+
+def test_stalled_implementation_times_out(tmp_path: Path) -> None:
+    """HARNESS-RUN-1: a wedged implementation cannot hang the run past the deadline."""
+    cmd = _fake(tmp_path, "time.sleep(30)\n")
+    report = run_vectors(_vectors()[:2], cmd, timeout=0.5)
+    assert [r.verdict for r in report.results] == [Verdict.ERROR, Verdict.ERROR]
+    assert "timed out" in report.results[0].message
+
+
+def test_out_of_order_answer_breaks_the_protocol(tmp_path: Path) -> None:
+    """HARNESS-RUN-2: an answer with the wrong seq stops the run with a protocol error."""
+    cmd = _fake(tmp_path, 'print(json.dumps({"seq": 99, "output": {}}), flush=True)\n')
+    with pytest.raises(ProtocolError, match="seq 0"):
+        run_vectors(_vectors()[:2], cmd)
+
+
+def test_unstartable_implementation(tmp_path: Path) -> None:
+    """HARNESS-RUN-2: a command that cannot start is a protocol error naming it."""
+    with pytest.raises(ProtocolError, match="cannot start"):
+        run_vectors(_vectors()[:1], [str(tmp_path / "missing")])
+
+
+def test_cli_run_exit_codes(tmp_path: Path) -> None:
+    """VEC-REPORT-2: touchstone run exits 0 when conformant, 1 when not, 2 on a bad vector tree."""
+    base = [sys.executable, "-m", "mcp_touchstone", "run", "--semantic", "json"]
+    ok = subprocess.run(base, capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "conformant: yes" in ok.stdout
+    fake = _fake(tmp_path, 'print(json.dumps({"seq": req["seq"], "output": {}}), flush=True)\n')
+    bad = subprocess.run(
+        [*base, "--impl", " ".join(fake), "--report", str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 1
+    assert json.loads((tmp_path / "r.json").read_text())["conformant"] is False
+    (tmp_path / "v" / "json").mkdir(parents=True)
+    (tmp_path / "v" / "json" / "x.json").write_text("{")
+    broken = subprocess.run(
+        [*base, "--vectors", str(tmp_path / "v")], capture_output=True, text=True, check=False
+    )
+    assert broken.returncode == 2
+    assert broken.stderr.startswith("touchstone: ")
+    assert "Traceback" not in broken.stderr

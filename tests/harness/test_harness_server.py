@@ -1,0 +1,130 @@
+"""The harness-protocol server: message shapes, robustness, ordering (spec/harness.md)."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+from collections.abc import Mapping
+
+from mcp_touchstone import serde_json
+from mcp_touchstone.conformance import Operation
+from mcp_touchstone.conformance._server import answer, serve
+from mcp_touchstone.serde_json import JSON
+
+
+def _echo(raw: JSON) -> dict[str, JSON]:
+    return {"echo": raw}
+
+
+def _boom(raw: JSON) -> dict[str, JSON]:
+    raise ZeroDivisionError("planted")
+
+
+OPS: Mapping[str, Operation] = {"t.echo": _echo, "t.boom": _boom}
+
+
+def _lines(out: bytes) -> list[dict[str, JSON]]:
+    parsed = [serde_json.from_str(line) for line in out.splitlines()]
+    assert all(isinstance(p, dict) for p in parsed)
+    return [p for p in parsed if isinstance(p, dict)]
+
+
+def test_start_lists_operations() -> None:
+    """HARNESS-MSG-1: start answers version 1, the implementation and the supported operations."""
+    hello = answer('{"cmd":"start","version":1}', OPS)
+    assert hello is not None
+    assert hello["version"] == 1
+    assert hello["operations"] == ["t.echo", "t.boom"]
+    impl = hello["implementation"]
+    assert isinstance(impl, dict)
+    assert {"name", "version", "language"} <= impl.keys()
+
+
+def test_run_output_skipped_errored() -> None:
+    """HARNESS-MSG-2, HARNESS-MSG-5: output, skipped for unknown operations, errored on a crash."""
+    ok = answer('{"cmd":"run","seq":7,"case":{"operation":"t.echo","input":{"a":[1]}}}', OPS)
+    assert ok == {"seq": 7, "output": {"echo": {"a": [1]}}}
+    skipped = answer('{"cmd":"run","seq":8,"case":{"operation":"nope","input":{}}}', OPS)
+    assert skipped is not None
+    assert skipped["seq"] == 8
+    assert skipped["skipped"] is True
+    crashed = answer('{"cmd":"run","seq":9,"case":{"operation":"t.boom","input":{}}}', OPS)
+    assert crashed is not None
+    assert crashed["seq"] == 9
+    assert crashed["errored"] is True
+    assert "planted" in str(crashed["message"])
+
+
+def test_garbage_is_errored_with_seq_when_readable() -> None:
+    """HARNESS-MSG-4: non-JSON, non-objects, unknown cmds and bad runs are errored, seq kept."""
+    for line, seq in [
+        ("not json", None),
+        ("[1,2]", None),
+        ('{"cmd":"dance","seq":4}', 4),
+        ('{"seq":5}', 5),
+        ('{"cmd":"run","seq":"6","case":{}}', None),
+        ('{"cmd":"run","seq":true,"case":{}}', None),
+        ('{"cmd":"run","seq":6}', 6),
+        ('{"cmd":"run","seq":6,"case":{"input":{}}}', 6),
+        ("\xff", None),
+    ]:
+        out = answer(line, OPS)
+        assert out is not None
+        assert out["errored"] is True, line
+        assert out.get("seq") == seq, line
+
+
+def test_stop_and_eof_end_serving() -> None:
+    """HARNESS-WIRE-2: serving ends at stop (later lines unread) and at end of input."""
+    out = io.BytesIO()
+    lines = [
+        b'{"cmd":"run","seq":1,"case":{"operation":"t.echo","input":1}}\n',
+        b'{"cmd":"stop"}\n',
+        b'{"cmd":"run","seq":2,"case":{"operation":"t.echo","input":2}}\n',
+    ]
+    assert serve(lines, out, OPS) == 0
+    assert [r["seq"] for r in _lines(out.getvalue())] == [1]
+    out = io.BytesIO()
+    assert serve([lines[0]], out, OPS) == 0
+    assert len(_lines(out.getvalue())) == 1
+
+
+def test_ten_thousand_mixed_requests_through_a_real_process() -> None:
+    """HARNESS-WIRE-1, HARNESS-MSG-4: 10,000 requests, garbage interleaved, one answer each."""
+    rng = random.Random(20261130)
+    garbage = [b"", b"{", b"null", b"[]", b'"x"', b'{"cmd":7}', b"\xfe\xff", b'{"cmd":"run"}']
+    ops = ["json.to_string", "no.such.op", "scope.resolve_matching_grants"]
+    requests: list[bytes] = [b'{"cmd":"start","version":1}']
+    expected: list[int | None] = [None]
+    seq = 0
+    for _ in range(10_000):
+        if rng.random() < 0.2:
+            requests.append(rng.choice(garbage))
+            expected.append(None)
+            continue
+        seq += 1
+        text = rng.choice(['{"a":1e-7}', "[1,", "1E400", '"\\u0001"', "null"])
+        case: JSON = {"operation": rng.choice(ops), "input": {"text": text}}
+        line = serde_json.to_string({"cmd": "run", "seq": seq, "case": case})
+        requests.append(line.encode())
+        expected.append(seq)
+    payload = b"\n".join(requests) + b"\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mcp_touchstone", "harness"],
+        input=payload,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    answers = _lines(proc.stdout)
+    assert len(answers) == len(requests)
+    assert "operations" in answers[0]
+    assert [a.get("seq") for a in answers[1:]] == expected[1:]
+    for a, want in zip(answers[1:], expected[1:], strict=True):
+        if want is None:
+            assert a["errored"] is True
+        else:
+            assert ("output" in a) or a.get("skipped") is True

@@ -1,0 +1,209 @@
+"""The serde_json-exact JSON layer: tables for every rule, and properties (spec/json.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_touchstone import serde_json
+from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, to_string
+from tests.strategies.json import floats, scalars_no_float, values
+
+
+def _same(a: JSON, b: JSON) -> bool:
+    """JSON equality that keeps 1 and 1.0 (and 0.0 and -0.0) apart."""
+    return to_string(a) == to_string(b) and type(a) is type(b)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0.00001", "0.00001"),
+        ("1e-6", "1e-6"),
+        ("1e16", "1e+16"),
+        ("18446744073709551616", "1.8446744073709552e+19"),
+        ("1000000000000000.0", "1000000000000000.0"),
+        ("1.5e-7", "1.5e-7"),
+        ("1.5e300", "1.5e+300"),
+        ("-0", "-0.0"),
+        ("-0.0", "-0.0"),
+        ("-1.5e-8", "-1.5e-8"),
+        ("123.456", "123.456"),
+        ("0.1", "0.1"),
+        ("1e-5", "0.00001"),
+        ("-0.000012345", "-0.000012345"),
+    ],
+)
+def test_issue_examples_hold(text: str, expected: str) -> None:
+    """JSON-FLOAT-4: the float layouts the issue lists come out byte for byte."""
+    assert to_string(from_str(text)) == expected
+
+
+def test_int_and_float_stay_distinct() -> None:
+    """JSON-VALUE-1: 1 parses as an int and 1.0 as a float, and each prints as itself."""
+    assert type(from_str("1")) is int
+    assert type(from_str("1.0")) is float
+    assert to_string([from_str("1"), from_str("1.0")]) == "[1,1.0]"
+
+
+def test_negative_zero_keeps_sign() -> None:
+    """JSON-NUM-1: -0 becomes the float -0.0 with its sign."""
+    v = from_str("-0")
+    assert isinstance(v, float)
+    assert math.copysign(1.0, v) == -1.0
+
+
+def test_not_correctly_rounded_like_serde() -> None:
+    """JSON-NUM-3: serde_json's single scaling step is one ULP off where Python rounds correctly."""
+    assert from_str("9007199254740993.0") == 9007199254740994.0
+    assert float("9007199254740993.0") == 9007199254740992.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["NaN", "-Infinity", "1E400", '"\\ud800"', '"\\udfff"', "[1,]", "01", "", " ", "{", "[] x"],
+)
+def test_rejected_texts(text: str) -> None:
+    """JSON-PARSE-1..3: text serde_json refuses raises JsonError, not a Python exception."""
+    with pytest.raises(JsonError):
+        from_str(text)
+
+
+def test_invalid_utf8_rejected() -> None:
+    """JSON-PARSE-3: bytes that are not UTF-8 are an error naming the byte offset."""
+    with pytest.raises(JsonError, match="UTF-8"):
+        from_str(b'"\xff"')
+
+
+def test_nesting_limit_is_127() -> None:
+    """JSON-PARSE-6: 127 nested arrays parse and 128 do not, for objects too."""
+    from_str("[" * 127 + "]" * 127)
+    with pytest.raises(JsonError, match="recursion"):
+        from_str("[" * 128 + "]" * 128)
+    with pytest.raises(JsonError, match="recursion"):
+        from_str('{"a":' * 128 + "1" + "}" * 128)
+    with pytest.raises(JsonError, match="recursion"):
+        from_str("[" * 5000 + "]" * 5000)
+
+
+def test_duplicate_keys_last_wins() -> None:
+    """JSON-PARSE-5: the last duplicate key's value is kept."""
+    assert from_str('{"a":1,"b":0,"a":2}') == {"a": 2, "b": 0}
+
+
+def test_ordered_writer_keeps_insertion_order() -> None:
+    """JSON-WRITE-2: to_string_ordered writes keys in declared (insertion) order."""
+    value: JSON = {"b": 1, "a": {"d": 1e-7, "c": None}}
+    assert serde_json.to_string_ordered(value) == '{"b":1,"a":{"d":1e-7,"c":null}}'
+    assert to_string(value) == '{"a":{"c":null,"d":1e-7},"b":1}'
+
+
+def test_canonical_sorts_recursively() -> None:
+    """JSON-CANON-1: canonical form sorts keys at every depth and keeps array order."""
+    assert canonical({"z": [{"b": 1, "a": 2}], "a": "é"}) == '{"a":"é","z":[{"a":2,"b":1}]}'
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        (1 << 64, "integer"),
+        (-(1 << 63) - 1, "integer"),
+        (math.inf, "non-finite"),
+        (math.nan, "non-finite"),
+        ({"k": [1, {2: 3}]}, "key"),
+        ("\ud800", "surrogate"),
+        ({"a": (1, 2)}, "tuple"),
+    ],
+)
+def test_validate_names_the_problem(value: object, where: str) -> None:
+    """JSON-VALUE-1: validate rejects what serde_json cannot hold and says what it is."""
+    with pytest.raises(JsonError, match=where):
+        serde_json.validate(value)
+
+
+def test_writer_rejects_non_json() -> None:
+    """JSON-VALUE-1: writing something that is not JSON is a JsonError, not a TypeError."""
+    with pytest.raises(JsonError):
+        to_string({"a": object()})  # type: ignore[dict-item]  # deliberately not JSON
+    with pytest.raises(JsonError):
+        serde_json.format_float(math.inf)
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+def _independent_layout(x: float) -> str:
+    """serde_json's float layout computed from Decimal's digits and exponent (JSON-FLOAT-2/4)."""
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign, digit_tuple, exp = Decimal(repr(x)).normalize().as_tuple()
+    assert isinstance(exp, int)
+    digits = "".join(map(str, digit_tuple))
+    e = exp + len(digits) - 1  # decimal exponent of the leading digit
+    s = "-" if sign else ""
+    if -5 <= e <= 15:
+        if e < 0:
+            return f"{s}0.{'0' * (-e - 1)}{digits}"
+        whole, frac = digits[: e + 1].ljust(e + 1, "0"), digits[e + 1 :]
+        return f"{s}{whole}.{frac or '0'}"
+    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{s}{mant}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+@given(floats)
+def test_float_layout_matches_independent_model(x: float) -> None:
+    """JSON-FLOAT-1..4: format_float agrees with a layout derived from Decimal for every float."""
+    assert serde_json.format_float(x) == _independent_layout(x)
+
+
+@given(floats)
+def test_float_text_round_trips_in_python(x: float) -> None:
+    """JSON-FLOAT-1: the written digits are a correctly-rounded spelling of the same double."""
+    assert float(serde_json.format_float(x)) == x
+
+
+@given(values(scalars_no_float))
+def test_agrees_with_python_json_without_floats(value: JSON) -> None:
+    """JSON-WRITE-1, JSON-STR-1/2: without floats, output equals Python's compact sorted json."""
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    assert to_string(value) == expected
+
+
+@given(values(scalars_no_float))
+def test_round_trip_without_floats(value: JSON) -> None:
+    """JSON-VALUE-1: parsing the written text gives back the same value (floats aside)."""
+    back = from_str(to_string(value))
+    assert to_string(back) == to_string(value)
+    assert back == value
+
+
+@given(
+    st.integers(min_value=0, max_value=(1 << 53)),
+    st.integers(min_value=-22, max_value=22),
+)
+def test_parse_is_correctly_rounded_on_the_exact_path(significand: int, exponent: int) -> None:
+    """JSON-NUM-3: with significand <= 2^53 and |exp| <= 22 serde's parse equals Python's."""
+    text = f"{significand}e{exponent}"
+    assert from_str(text) == float(text)
+
+
+@given(values())
+def test_canonical_is_the_value_writer(value: JSON) -> None:
+    """JSON-CANON-1: canonical form is to_string, and both accept every valid value."""
+    assert serde_json.validate(value) is value
+    assert canonical(value) == to_string(value)
+
+
+@given(st.integers(min_value=(1 << 64), max_value=(1 << 200)))
+def test_big_integers_scale_like_serde(n: int) -> None:
+    """JSON-NUM-2: an integer past u64 keeps its first u64-fitting digits, then scales once."""
+    text = str(n)
+    keep = 20 if int(text[:20]) <= (1 << 64) - 1 else 19
+    expected = float(int(text[:keep])) * float(f"1e{len(text) - keep}")
+    assert from_str(text) == expected
+    assert _same(from_str(text), expected)

@@ -1,0 +1,80 @@
+"""The vector suite itself: schema-valid, stable ids, and passing against the reference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mcp_touchstone.conformance import (
+    default_vectors_dir,
+    load_file,
+    load_vectors,
+    outputs_match,
+    reference_operations,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+VECTORS = ROOT / "conformance" / "vectors"
+SCHEMA = json.loads((ROOT / "conformance" / "schema" / "vectors.schema.json").read_text())
+FILES = sorted(VECTORS.glob("*/*.json"))
+
+
+def test_default_dir_is_the_repo_tree() -> None:
+    """VEC-FILE-1: the runner finds conformance/vectors by default."""
+    assert default_vectors_dir() == VECTORS
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_file_matches_schema(path: Path) -> None:
+    """VEC-FILE-1, VEC-FLAG-1: each file validates against the published JSON Schema."""
+    doc = json.loads(path.read_text())
+    jsonschema.validate(doc, SCHEMA)
+    assert path.parent.name == doc["semantic"]
+    assert all(t["id"].startswith(_prefix(doc["semantic"])) for t in doc["tests"])
+    assert load_file(path)
+
+
+def _prefix(semantic: str) -> str:
+    return {"visibility": "vis-"}.get(semantic, f"{semantic}-")
+
+
+def test_ids_unique_and_never_reused() -> None:
+    """VEC-ID-1: ids are unique across the suite and none is a retired id."""
+    ids = [v.id for v in load_vectors(VECTORS)]
+    assert len(ids) == len(set(ids))
+    retired_file = ROOT / "conformance" / "retired.txt"
+    retired = {
+        line.strip()
+        for line in retired_file.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert not retired & set(ids)
+
+
+def test_every_vector_passes_in_process() -> None:
+    """VEC-CASE-1: the reference's operations answer every vector as expected."""
+    ops = reference_operations()
+    failures = []
+    for v in load_vectors(VECTORS):
+        op = ops.get(v.operation)
+        if op is None:
+            failures.append(f"{v.id}: operation {v.operation} not implemented")
+            continue
+        actual = op(v.input)
+        if not outputs_match(v.operation, v.expected, actual):
+            failures.append(f"{v.id}: expected {v.expected} got {actual}")
+    assert not failures, "\n".join(failures[:20])
+
+
+ORIGINS = ("handwritten", "upstream-kat", "seed", "z3-model", "crosshair-cex", "drt-shrunk")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_origins_are_known(path: Path) -> None:
+    """VEC-ORIGIN-1: every origin is one of the documented kinds."""
+    for test in json.loads(path.read_text())["tests"]:
+        origin = test.get("origin", "handwritten")
+        assert origin in ORIGINS or origin.startswith("upstream-test:"), (test["id"], origin)
