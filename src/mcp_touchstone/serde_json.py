@@ -136,7 +136,23 @@ def _parse_number(literal: str) -> int | float:
 
 
 def _parse_int(literal: str) -> int | float:
+    # Up to 18 characters always fits i64/u64; only "-0" needs serde's float rule.
+    if len(literal) <= 18 and literal != "-0":
+        return int(literal)
     return _parse_number(literal)
+
+
+def _parse_float(literal: str) -> float:
+    # Exact path: a significand of at most 15 digits (< 2^53) scaled by 10^k with |k| <= 22 is
+    # one correctly rounded IEEE operation in serde_json, so Python's float() gives the same double.
+    mantissa, _, exp_text = literal.replace("E", "e").partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    if len(int_part) + len(frac_part) <= 15 and len(exp_text) <= 3:
+        k = (int(exp_text) if exp_text else 0) - len(frac_part)
+        if -22 <= k <= 22:
+            return float(literal)
+    value = _parse_number(literal)
+    return float(value)
 
 
 def _parse_constant(name: str) -> JSON:
@@ -170,7 +186,7 @@ def _depth(value: JSON) -> int:
 
 
 _DECODER = _json.JSONDecoder(
-    parse_float=_parse_number, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
+    parse_float=_parse_float, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
 )
 
 

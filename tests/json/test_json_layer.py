@@ -207,3 +207,17 @@ def test_big_integers_scale_like_serde(n: int) -> None:
     expected = float(int(text[:keep])) * float(f"1e{len(text) - keep}")
     assert from_str(text) == expected
     assert _same(from_str(text), expected)
+
+
+@given(
+    st.integers(min_value=0, max_value=(1 << 64) - 1),
+    st.integers(min_value=-40, max_value=40),
+    st.booleans(),
+)
+def test_float_literals_scale_once_like_serde(significand: int, exponent: int, neg: bool) -> None:
+    """JSON-NUM-3: any u64 significand with an exponent reads as f64(sig) scaled by one power."""
+    text = f"{'-' if neg else ''}{significand}e{exponent}"
+    power = float(f"1e{abs(exponent)}")
+    magnitude = float(significand) * power if exponent >= 0 else float(significand) / power
+    assert from_str(text) == (-magnitude if neg else magnitude)
+    assert _same(from_str(text), -magnitude if neg else magnitude)
