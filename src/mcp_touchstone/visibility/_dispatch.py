@@ -86,11 +86,15 @@ class Listing:
 
     pages: tuple[Page, ...] = (Page(),)
     error: RpcError | None = None
+    ignores_cursor: bool = False
+    """Serve the first page whatever the cursor, as a ``#[server]`` impl does."""
 
     def fetch(self, cursor: str | None) -> Page | RpcError:
         """The handler's answer for ``cursor``."""
         if self.error is not None:
             return self.error
+        if self.ignores_cursor:
+            return self.pages[0] if self.pages else Page()
         for page in self.pages:
             if page.cursor == cursor:
                 return page

@@ -107,7 +107,7 @@ def _listing(value: JSON, id_key: str, where: str) -> Listing:
         obj = _object(item, here)
         ident = _string(_field(obj, id_key, here), f"{here}.{id_key}")
         entries.append(Entry(ident, decode_meta(obj, "_meta", here), obj))
-    return Listing((Page(tuple(entries)),))
+    return Listing((Page(tuple(entries)),), ignores_cursor=True)
 
 
 def decode_catalog(value: JSON) -> Catalog:
