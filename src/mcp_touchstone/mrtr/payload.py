@@ -346,7 +346,7 @@ class _Decoder:
         try:
             return from_str(self.data[start : self.pos])
         except JsonError as exc:
-            raise self.error(str(exc).split(" at line ")[0], start) from None
+            raise self.error(str(exc).split(" at line ")[0], self.pos - 1) from None
 
     def key(self) -> str:
         self.skip_ws()
@@ -385,10 +385,11 @@ class _Decoder:
             else:
                 while True:
                     name = self.key()
+                    key_end = self.pos - 1
+                    if name in fields:
+                        raise self.error(f"duplicate field `{name}`", key_end)
                     self.expect(b":", "an object")
                     if name in FIELD_ORDER:
-                        if name in fields:
-                            raise self.error(f"duplicate field `{name}`", self.pos - 1)
                         fields[name] = self.typed(name, 1)
                     else:
                         self.skip_value(1)

@@ -9,6 +9,7 @@ by name; an elicitation is the URL variant exactly when ``mode`` is the string
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -115,9 +116,9 @@ def _schema_ok(value: JSON) -> bool:
         if value.get(name) is not None and not isinstance(value.get(name), str):
             return False
 
-    def opt(name: str, pred: object) -> bool:
+    def opt(name: str, pred: Callable[[JSON], bool]) -> bool:
         item = value.get(name)
-        return item is None or bool(pred(item))  # type: ignore[operator]  # a predicate
+        return item is None or pred(item)
 
     def usize(x: JSON) -> bool:
         return _is_int_in(x, 0, _USIZE_MAX)

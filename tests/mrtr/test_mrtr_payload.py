@@ -1,0 +1,125 @@
+"""StatePayload encode/decode as serde_json does it (spec/mrtr.md MRTR-PAYLOAD-*)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_touchstone.mrtr import PayloadError, StatePayload
+from mcp_touchstone.serde_json import JSON, from_str, to_string_ordered
+from tests.strategies.mrtr import json_values, payloads
+
+MINIMAL = b'{"answers":{},"exp":5,"req":"r"}'
+
+
+def test_encode_is_compact_in_declared_order() -> None:
+    """MRTR-PAYLOAD-1: every field written, in declared order, principal/aud as null."""
+    p = StatePayload(answers={"k": 1}, exp=5, req="r", effects=("e",))
+    assert p.encode() == (
+        b'{"answers":{"k":1},"requested":[],"memos":{},"effects":["e"],"exp":5,"req":"r",'
+        b'"principal":null,"aud":null}'
+    )
+
+
+def test_effects_collapse_duplicates() -> None:
+    """MRTR-PAYLOAD-5: effects is a set; duplicates collapse keeping first occurrence."""
+    assert StatePayload(answers={}, exp=1, req="r", effects=("b", "a", "b")).effects == ("b", "a")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b"not json", "expected ident at line 1 column 2"),
+        (b"{}", "missing field `answers` at line 1 column 2"),
+        (b'{"answers":{},"exp":5,"exp":5,"req":"r"}', "duplicate field `exp` at line 1 column 27"),
+        (b'{"answers":{},"exp":5,"req":"r"} x', "trailing characters at line 1 column 34"),
+        (b'{"answers":{},"req":"r"}', "missing field `exp`"),
+        (b'{"answers":{},"exp":-1,"req":"r"}', "invalid value: integer `-1`, expected u64"),
+        (b'{"answers":{},"exp":5.0,"req":"r"}', "invalid type: floating point `5.0`, expected u64"),
+        (b'{"answers":{},"exp":5,"req":"r","memos":null}', "invalid type: null, expected a map"),
+    ],
+)
+def test_decode_errors_use_serde_wording(text: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8, MRTR-PAYLOAD-2, MRTR-PAYLOAD-3, MRTR-PAYLOAD-4: serde_json's wording."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(text)
+    assert str(exc.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"answers":{},"exp":5,"req":"r","x":1E400}',
+        b'{"answers":{},"exp":5,"req":"r","x":"\\ud800"}',
+        b'{"answers":{},"exp":5,"req":"r","x":"\xff"}',
+    ],
+)
+def test_unknown_members_are_skipped_syntactically(text: bytes) -> None:
+    """MRTR-PAYLOAD-8: an ignored member is not range- or UTF-8-checked (serde's IgnoredAny)."""
+    assert StatePayload.decode(text).exp == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"answers":{"x":1E400},"exp":5,"req":"r"}',
+        b'{"answers":{"x":"\\ud800"},"exp":5,"req":"r"}',
+        b'{"answers":{},"exp":5,"req":"r","x":tru}',
+        b'{"answers":{},"exp":5,"req":"r","x":01}',
+        b'{"answers":{},"exp":5,"req":"r","x":"\x01"}',
+        b'{"answers":{},"exp":5,"req":"r"',
+        b"",
+    ],
+)
+def test_known_members_are_fully_checked(text: bytes) -> None:
+    """MRTR-PAYLOAD-7, MRTR-OPEN-9: values inside answers follow the Value model; syntax is strict."""
+    with pytest.raises(PayloadError):
+        StatePayload.decode(text)
+
+
+def test_nesting_limit() -> None:
+    """MRTR-PAYLOAD-8: 128 levels (struct and map included) exceed serde_json's recursion limit."""
+    ok = b'{"answers":{"k":' + b"[" * 125 + b"]" * 125 + b'},"exp":5,"req":"r"}'
+    assert StatePayload.decode(ok).exp == 5
+    deep = b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}'
+    with pytest.raises(PayloadError):
+        StatePayload.decode(deep)
+
+
+def test_sequence_form() -> None:
+    """MRTR-PAYLOAD-6: the struct reads from an array in field order; principal needs a slot."""
+    p = StatePayload.decode(b'[{"k":1},["q"],{},["e"],9,"r",null]')
+    assert (p.requested, p.effects, p.exp) == (("q",), ("e",), 9)
+    with pytest.raises(PayloadError):
+        StatePayload.decode(b'[{},[],{},[],9,"r"]')
+    with pytest.raises(PayloadError):
+        StatePayload.decode(b'[{},[],{},[],9,"r",null,null,1]')
+
+
+@given(payloads())
+def test_encode_then_decode_matches_the_text(p: StatePayload) -> None:
+    """MRTR-PAYLOAD-1, MRTR-PAYLOAD-7: decoding the encoding equals serde_json's Value of the text."""
+    text = p.encode()
+    value = from_str(text)
+    assert StatePayload.decode(text) == StatePayload.from_json(value)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["answers", "requested", "memos", "effects", "exp", "req", "principal", "aud", "x"]),
+        json_values,
+    )
+)
+def test_text_and_value_decoders_agree(fields: dict[str, JSON]) -> None:
+    """MRTR-PAYLOAD-2, MRTR-PAYLOAD-3: the byte decoder and the value decoder accept the same objects."""
+    text = to_string_ordered(fields).encode()
+    try:
+        from_text: StatePayload | None = StatePayload.decode(text)
+    except PayloadError:
+        from_text = None
+    try:
+        from_value: StatePayload | None = StatePayload.from_json(from_str(text))
+    except PayloadError:
+        from_value = None
+    assert from_text == from_value
