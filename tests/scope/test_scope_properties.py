@@ -1,0 +1,309 @@
+"""Hypothesis properties: upstream's four scope_proptest properties, plus oracle checks.
+
+The four upstream properties run at 96 examples unless ``PROPTEST_CASES`` overrides it,
+exactly like ``proptest_config_for_lane(96)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_touchstone import serde_json
+from mcp_touchstone.scope import (
+    ChioScope,
+    ConstraintError,
+    MatchedGrant,
+    decode_scope,
+    resolve_matching_grants,
+)
+from mcp_touchstone.scope._arguments import (
+    AUDIENCE_KEYS,
+    MEMORY_STORE_KEYS,
+    ArgumentFacts,
+    ascii_lower,
+    wildcard_matches,
+)
+from mcp_touchstone.scope._harness import OPERATIONS
+from mcp_touchstone.serde_json import JSON
+from tests.scope._helpers import con, grant, scope
+from tests.strategies.scope import (
+    DEFAULT_CASES,
+    domain_labels,
+    grant_json,
+    identifiers,
+    json_values,
+    lowercase_values,
+    proptest_cases,
+    proptest_settings,
+    refused_constraint_json,
+)
+
+
+def _n(result: object) -> int:
+    assert isinstance(result, tuple), result
+    return len(result)
+
+
+# --------------------------------------------------------------------------- upstream four
+
+
+@proptest_settings()
+@given(tenant=identifiers, leaf=identifiers)
+def test_path_prefix_allows_normalized_descendants_and_denies_siblings(
+    tenant: str, leaf: str
+) -> None:
+    """{prefix}/./{leaf}.txt matches and /tenant/{t}/public/{leaf}.txt does not (SCOPE-PATH-4)."""
+    prefix = f"/tenant/{tenant}/private"
+    s = scope(grant(constraints=[con("path_prefix", prefix)]))
+    assert _n(resolve_matching_grants(s, "read", "files", {"path": f"{prefix}/./{leaf}.txt"})) == 1
+    sibling = f"/tenant/{tenant}/public/{leaf}.txt"
+    assert _n(resolve_matching_grants(s, "read", "files", {"path": sibling})) == 0
+
+
+@proptest_settings()
+@given(label=domain_labels)
+def test_domain_exact_normalizes_case_and_url_authority(label: str) -> None:
+    """Upper-cased DomainExact admits its URL with port and query, not a sibling (SCOPE-DOM-3)."""
+    s = scope(grant(constraints=[con("domain_exact", f"api.{label}.example.com".upper())]))
+    good = f"https://api.{label}.example.com:443/v1/events?cursor=1"
+    assert _n(resolve_matching_grants(s, "read", "files", {"url": good})) == 1
+    evil = f"https://evil.{label}.example.com/v1/events"
+    assert _n(resolve_matching_grants(s, "read", "files", {"url": evil})) == 0
+
+
+@proptest_settings()
+@given(label=domain_labels)
+def test_domain_glob_matches_subdomain_but_not_base_domain(label: str) -> None:
+    """*.{l}.example.com admits api.{l}.example.com and not {l}.example.com (SCOPE-DOM-5)."""
+    s = scope(grant(constraints=[con("domain_glob", f"*.{label}.example.com")]))
+    sub = f"https://api.{label}.example.com/v1"
+    assert _n(resolve_matching_grants(s, "read", "files", {"url": sub})) == 1
+    base = f"https://{label}.example.com/v1"
+    assert _n(resolve_matching_grants(s, "read", "files", {"url": base})) == 0
+
+
+@proptest_settings()
+@given(value=lowercase_values)
+def test_max_length_and_max_args_size_boundaries_are_inclusive(value: str) -> None:
+    """MaxLength(len v) admits v, not v+x; MaxArgsSize(compact len) admits (SCOPE-LEN-1)."""
+    s = scope(grant(constraints=[con("max_length", len(value))]))
+    assert _n(resolve_matching_grants(s, "read", "files", {"value": value})) == 1
+    assert _n(resolve_matching_grants(s, "read", "files", {"value": value + "x"})) == 0
+    size = len(serde_json.to_string({"v": value}))
+    s2 = scope(grant(constraints=[con("max_args_size", size)]))
+    assert _n(resolve_matching_grants(s2, "read", "files", {"v": value})) == 1
+
+
+def test_proptest_cases_override() -> None:
+    """PROPTEST_CASES overrides the 96-case default; unparsable values fall back (SCOPE-WIRE-1)."""
+    assert proptest_cases({}) == DEFAULT_CASES == 96
+    assert proptest_cases({"PROPTEST_CASES": "500"}) == 500
+    assert proptest_cases({"PROPTEST_CASES": "lots"}) == 96
+    assert proptest_cases({"PROPTEST_CASES": "-1"}) == 96
+    assert proptest_cases({"PROPTEST_CASES": "4294967296"}) == 96
+
+
+# --------------------------------------------------------------------------- Kani, generalized
+
+
+@settings(max_examples=60, deadline=None)
+@given(server=identifiers, tool=identifiers, other=identifiers)
+def test_uncovering_grant_yields_empty(server: str, tool: str, other: str) -> None:
+    """Any unconstrained invoke grant naming another tool yields no match (SCOPE-RES-1)."""
+    if other == tool:
+        return
+    s = scope(grant(server, other))
+    assert resolve_matching_grants(s, tool, server, None) == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(server=identifiers, tool=identifiers, args=json_values())
+def test_wildcard_grant_yields_one_zero_match(server: str, tool: str, args: JSON) -> None:
+    """A */* grant yields exactly one match, index 0 at (0,0,0) (SCOPE-RANK-1)."""
+    (match,) = _matches(resolve_matching_grants(scope(grant("*", "*")), tool, server, args))
+    assert (match.index, match.specificity) == (0, (0, 0, 0))
+
+
+def _matches(result: object) -> tuple[MatchedGrant, ...]:
+    assert isinstance(result, tuple), result
+    return result
+
+
+# --------------------------------------------------------------------------- ranking invariants
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    grants=st.lists(grant_json(), max_size=6),
+    server=st.sampled_from(["files", "mail", "*"]),
+    tool=st.sampled_from(["read", "send", "*"]),
+    args=json_values(),
+)
+def test_ranking_invariants(
+    grants: list[dict[str, JSON]], server: str, tool: str, args: JSON
+) -> None:
+    """Matches are target grants, correctly scored, sorted by (-spec, index) (SCOPE-RANK-2)."""
+    s: ChioScope = decode_scope({"grants": list(grants)})
+    result = _matches(resolve_matching_grants(s, tool, server, args))
+    indexes = [m.index for m in result]
+    assert len(set(indexes)) == len(indexes)
+    for m in result:
+        g = s.grants[m.index]
+        assert m.grant is g
+        assert g.server_id in ("*", server)
+        assert g.tool_name in ("*", tool)
+        assert m.specificity == (
+            int(g.server_id == server),
+            int(g.tool_name == tool),
+            len(g.constraints),
+        )
+    keys = [(-m.specificity[0], -m.specificity[1], -m.specificity[2], m.index) for m in result]
+    assert keys == sorted(keys)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    before=st.lists(grant_json(), max_size=3),
+    refused=refused_constraint_json(),
+    args=json_values(),
+)
+def test_refusal_on_target_always_aborts(
+    before: list[dict[str, JSON]], refused: tuple[str, JSON], args: JSON
+) -> None:
+    """A refused variant first on a */* grant aborts with its tag, whatever else (SCOPE-RES-4)."""
+    tag, constraint = refused
+    target: JSON = {
+        "server_id": "*",
+        "tool_name": "*",
+        "operations": ["invoke"],
+        "constraints": [constraint],
+    }
+    grants: list[JSON] = [*before, target]  # before: decided constraints only
+    s = decode_scope({"grants": grants})
+    result = resolve_matching_grants(s, "read", "files", args)
+    assert result == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
+
+
+# --------------------------------------------------------------------------- oracles
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    pattern=st.text(st.sampled_from("ab.*?"), max_size=8),
+    candidate=st.text(st.sampled_from("ab."), max_size=10),
+)
+def test_wildcard_equals_regex_oracle(pattern: str, candidate: str) -> None:
+    """The backtracking glob equals a regex where * is .* and all else literal (SCOPE-DOM-5)."""
+    regex = ".*".join(re.escape(part) for part in pattern.split("*"))
+    assert wildcard_matches(pattern, candidate) == bool(re.fullmatch(regex, candidate, re.S))
+
+
+def _naive_custom(value: JSON, key: str, expected: str) -> bool:
+    if isinstance(value, dict):
+        return any(
+            (k == key and v == expected and isinstance(v, str)) or _naive_custom(v, key, expected)
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return any(_naive_custom(v, key, expected) for v in value)
+    return False
+
+
+def _naive_strict(value: JSON, out: list[str]) -> bool:
+    if isinstance(value, str):
+        out.append(value)
+        return True
+    if isinstance(value, list):
+        return all(_naive_strict(item, out) for item in value)
+    return False
+
+
+def _naive_allowlist(value: JSON, keys: frozenset[str], allowed: list[str]) -> bool:
+    state = {"saw": False, "invalid": False}
+    values: list[str] = []
+
+    def walk(v: JSON) -> None:
+        if isinstance(v, dict):
+            for k, item in v.items():
+                if ascii_lower(k) in keys:
+                    before = len(values)
+                    state["saw"] = True
+                    if not _naive_strict(item, values) or len(values) == before:
+                        state["invalid"] = True
+                else:
+                    walk(item)
+        elif isinstance(v, list):
+            for item in v:
+                walk(item)
+
+    walk(value)
+    if state["invalid"]:
+        return False
+    if not state["saw"]:
+        return True
+    return all(v in allowed for v in values)
+
+
+def _naive_leaves(value: JSON, key: str | None, out: list[tuple[str | None, str]]) -> None:
+    if isinstance(value, str):
+        out.append((key, value))
+    elif isinstance(value, list):
+        for item in value:
+            _naive_leaves(item, key, out)
+    elif isinstance(value, dict):
+        for k, item in value.items():
+            _naive_leaves(item, k, out)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    args=json_values(30),
+    key=st.sampled_from(["env", "to", "store", "path", ""]),
+    expected=st.sampled_from(["prod", "#ops", "case-notes", "/data/a", ""]),
+    allowed=st.lists(st.sampled_from(["#ops", "case-notes", "prod", "", "a"]), max_size=3),
+)
+def test_single_walk_equals_per_constraint_walks(
+    args: JSON, key: str, expected: str, allowed: list[str]
+) -> None:
+    """The shared one-walk facts equal upstream's per-constraint recursive walks (SCOPE-ARG-3)."""
+    facts = ArgumentFacts(args)
+    assert facts.custom(key, expected) == _naive_custom(args, key, expected)
+    assert facts.audience_allowlist(tuple(allowed)) == _naive_allowlist(
+        args, AUDIENCE_KEYS, allowed
+    )
+    assert facts.memory_store_allowlist(tuple(allowed)) == _naive_allowlist(
+        args, MEMORY_STORE_KEYS, allowed
+    )
+    leaves: list[tuple[str | None, str]] = []
+    _naive_leaves(args, None, leaves)
+    assert sorted(facts.string_leaves, key=repr) == sorted(leaves, key=repr)
+    assert facts.max_length(3) == all(len(v.encode()) <= 3 for _, v in leaves)
+    assert facts.args_size == len(serde_json.to_string(args).encode())
+
+
+@settings(max_examples=100, deadline=None)
+@given(raw=json_values(15))
+def test_harness_operations_are_total(raw: JSON) -> None:
+    """Any JSON input gets an output object, never an exception (SCOPE-WIRE-2)."""
+    for op in OPERATIONS.values():
+        out = op(raw)
+        assert isinstance(out, dict)
+        assert set(out) <= {"matches", "error"}
+        serde_json.validate(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(grants=st.lists(grant_json(), max_size=4), args=json_values())
+def test_harness_operations_total_on_scopes(grants: list[dict[str, JSON]], args: JSON) -> None:
+    """Generated scopes give matches or a constraint error through the harness (SCOPE-WIRE-1)."""
+    raw: JSON = {
+        "scope": {"grants": list(grants)},
+        "tool_name": "read",
+        "server_id": "files",
+        "arguments": args,
+    }
+    out = OPERATIONS["scope.resolve_matching_grants"](raw)
+    assert "matches" in out or out["error"]["kind"] == "constraint_error"  # type: ignore[index,call-overload]  # error shape checked by the vectors
