@@ -1,0 +1,242 @@
+"""Table tests for the quirks of the seed's "Argument reading" section and chio.md section 4."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_touchstone.scope import resolve_matching_grants
+from mcp_touchstone.scope._arguments import (
+    ArgumentFacts,
+    NormalizedPath,
+    ascii_lower,
+    is_path_key,
+    looks_like_path,
+    normalize_domain,
+    normalize_path,
+    parse_domain,
+    path_has_prefix,
+    rust_trim,
+    wildcard_matches,
+)
+from mcp_touchstone.serde_json import JSON
+from tests.scope._helpers import con, grant, scope
+
+
+def _matches(constraint: dict[str, JSON], args: JSON) -> bool:
+    result = resolve_matching_grants(scope(grant(constraints=[constraint])), "read", "files", args)
+    assert isinstance(result, tuple)
+    return len(result) == 1
+
+
+# --------------------------------------------------------------------------- the seed's table
+
+
+def test_report_txt_is_a_domain_candidate() -> None:
+    """report.txt next to a URL drops a domain_exact grant (SCOPE-DOM-1, SCOPE-ARG-2)."""
+    args: JSON = {"url": "https://example.com/a", "attachment": "report.txt"}
+    assert not _matches(con("domain_exact", "example.com"), args)
+    assert _matches(con("domain_exact", "example.com"), {"url": "https://example.com/a"})
+
+
+def test_application_json_is_a_path_candidate() -> None:
+    """An incidental application/json must sit under the prefix too (SCOPE-PATH-1, SCOPE-ARG-2)."""
+    args: JSON = {"path": "/data/in.json", "content_type": "application/json"}
+    assert not _matches(con("path_prefix", "/data"), args)
+    assert _matches(con("path_prefix", "/data"), {"path": "/data/in.json"})
+
+
+def test_date_range_to_is_an_audience_value() -> None:
+    """{"to": "2026-07-28"} is an observed audience value and fails (SCOPE-ALLOW-1)."""
+    assert not _matches(
+        con("audience_allowlist", ["#ops"]), {"from": "2026-07-01", "to": "2026-07-28"}
+    )
+
+
+def test_trailing_star_glob_is_a_raw_prefix() -> None:
+    """larkfield.example* admits larkfield.example.example.net (SCOPE-DOM-5)."""
+    args: JSON = {"url": "https://larkfield.example.example.net/"}
+    assert _matches(con("domain_glob", "larkfield.example*"), args)
+
+
+def test_star_crosses_dots() -> None:
+    """*.larkfield.example admits a.b.larkfield.example (SCOPE-DOM-5)."""
+    assert _matches(con("domain_glob", "*.larkfield.example"), {"u": "a.b.larkfield.example"})
+
+
+def test_trailing_dot_pattern_never_matches() -> None:
+    """A glob pattern written with a trailing dot never matches (SCOPE-DOM-4)."""
+    assert not _matches(con("domain_glob", "larkfield.example."), {"u": "larkfield.example."})
+
+
+def test_paths_are_symlink_blind() -> None:
+    """A link inside the prefix pointing outside still satisfies PathPrefix (SCOPE-PATH-2)."""
+    assert _matches(con("path_prefix", "/srv/app"), {"path": "/srv/app/link-to-root/etc/passwd"})
+
+
+def test_dotdot_above_root_is_none_not_clamped() -> None:
+    """/../x is unnormalizable, so it is under nothing, not even / (SCOPE-PATH-3)."""
+    assert normalize_path("/../x") is None
+    assert not path_has_prefix("/../x", "/")
+    assert not _matches(con("path_prefix", "/"), {"path": "/../x"})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("https://user:pw@API.example.com.:8443/p?q#f", "api.example.com"),
+        ("https://user@evil.com@a.example.com/", "a.example.com"),
+        ("mailto:ops@example.com", "example.com"),
+        ("ops@example.com", "example.com"),
+        ("http://localhost:8080/", "localhost"),
+        ("LOCALHOST.", "localhost"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("https:// a.com :80/x", "a.com"),
+        ("\u00a0a.com", "a.com"),
+        ("report.txt", "report.txt"),
+        ("v1.2.3", "v1.2.3"),
+        ("3.14", "3.14"),
+        ("e.g.", "e.g"),
+        ("docs.v2/readme", "docs.v2"),
+        ("a..b", "a..b"),
+        ("2026-07-28", None),
+        ("intranet", None),
+        ("/etc/passwd", None),
+        ("Mr. Smith", None),
+        ("...", None),
+        ("b\u00fccher.de", None),
+        ("\u212a.com", None),
+        ("\u001ca.com", None),
+        ("http://[::1]:80/", None),
+        ("", None),
+        ("   ", None),
+    ],
+)
+def test_parse_domain_table(value: str, expected: str | None) -> None:
+    """parse_domain's worked table (SCOPE-DOM-1, SCOPE-DOM-2)."""
+    assert parse_domain(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "candidate", "expected"),
+    [
+        ("*.example.com", "a.b.example.com", True),
+        ("*.example.com", "example.com", False),
+        ("*example.com", "badexample.com", True),
+        ("larkfield.example*", "larkfield.example.example.net", True),
+        ("example.com.", "example.com", False),
+        (" example.com", "example.com", False),
+        ("a?.com", "ab.com", False),
+        ("a?.com", "a?.com", True),
+        ("a*b*c.com", "axxbyyc.com", True),
+        ("*", "x.y", True),
+        ("", "a.b", False),
+        ("", "", True),
+        ("**", "", True),
+        ("a*", "b", False),
+    ],
+)
+def test_wildcard_table(pattern: str, candidate: str, expected: bool) -> None:
+    """wildcard_matches' worked table (SCOPE-DOM-5)."""
+    assert wildcard_matches(pattern, candidate) is expected
+
+
+def test_domain_exact_expected_is_normalized_not_parsed() -> None:
+    """The expected domain is trimmed, dot-trimmed, lowercased, never URL-parsed (SCOPE-DOM-3)."""
+    assert normalize_domain(" A.com. ") == "a.com"
+    assert _matches(con("domain_exact", " A.com. "), {"u": "a.com"})
+    assert not _matches(con("domain_exact", "https://a.com"), {"u": "https://a.com"})
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("path", True),
+        ("FilePath", True),
+        ("sympathy", True),
+        ("xpathy", True),
+        ("Dir", True),
+        ("directory", True),
+        ("root", True),
+        ("cwd", True),
+        ("file", True),
+        ("files", False),
+        ("folder", False),
+        ("rootDir", False),
+        ("PATH\u212a", True),
+        ("p\u0430th", False),
+    ],
+)
+def test_path_keys(key: str, expected: bool) -> None:
+    """Which keys make a leaf a path candidate (SCOPE-PATH-1)."""
+    assert is_path_key(key) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("/abs", True),
+        ("./rel", True),
+        ("../up", True),
+        ("~/home", True),
+        ("a\\b", True),
+        ("application/json", True),
+        ("https://x.com/a", False),
+        ("file:///etc/x", False),
+        ("plain", False),
+        ("", False),
+    ],
+)
+def test_looks_like_path(value: str, expected: bool) -> None:
+    """Value-based path candidates: a slash or backslash and no :// (SCOPE-PATH-1)."""
+    assert looks_like_path(value) is expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/srv/safe/./a/../b.txt", NormalizedPath(True, ("srv", "safe", "b.txt"))),
+        ("\\data\\a", NormalizedPath(True, ("data", "a"))),
+        ("C:\\x", NormalizedPath(False, ("C:", "x"))),
+        ("~/x", NormalizedPath(False, ("~", "x"))),
+        ("", NormalizedPath(False, ())),
+        (".", NormalizedPath(False, ())),
+        ("/", NormalizedPath(True, ())),
+        ("/a/ ", NormalizedPath(True, ("a", " "))),
+        ("/data/../../x", None),
+        ("../a", None),
+        ("a/b/../../..", None),
+    ],
+)
+def test_normalize_path_table(path: str, expected: NormalizedPath | None) -> None:
+    """Lexical normalization (SCOPE-PATH-2, SCOPE-PATH-3)."""
+    assert normalize_path(path) == expected
+
+
+def test_rust_trim_and_ascii_lower_differ_from_python() -> None:
+    """Rust trim keeps U+001C..U+001F; ASCII lowercasing leaves KELVIN SIGN (SCOPE-DOM-2)."""
+    assert rust_trim("\u001cx\u001f") == "\u001cx\u001f"
+    assert "\u001cx\u001f".strip() == "x"
+    assert rust_trim("\u3000\u2028x\u0085") == "x"
+    assert ascii_lower("\u212aEY") == "\u212aey"
+    assert "\u212aEY".lower() == "key"
+
+
+def test_max_length_counts_bytes() -> None:
+    """MaxLength counts UTF-8 bytes and is vacuous without strings (SCOPE-LEN-1, SCOPE-LEN-2)."""
+    facts = ArgumentFacts({"s": "\u00e9\u00e9\u00e9", "n": 1})
+    assert facts.max_length(6)
+    assert not facts.max_length(5)
+    assert ArgumentFacts({"n": 1, "b": [True, None]}).max_length(0)
+
+
+def test_max_args_size_uses_serde_json_layout() -> None:
+    """MaxArgsSize counts serde_json's compact bytes, not json.dumps' (SCOPE-LEN-4)."""
+    facts = ArgumentFacts({"x": 0.00001, "s": "\u00e9"})
+    assert facts.args_size == len('{"s":"\u00e9","x":0.00001}'.encode())
+    assert facts.max_args_size(facts.args_size)
+    assert not facts.max_args_size(facts.args_size - 1)
+
+
+def test_custom_has_no_reserved_keys() -> None:
+    """Later first-class names are ordinary Custom keys in this version (SCOPE-CUSTOM-2)."""
+    assert _matches(con("custom", ["output_digest_sha256", "ab"]), {"output_digest_sha256": "ab"})
