@@ -73,7 +73,7 @@ def test_unknown_members_are_skipped_syntactically(text: bytes) -> None:
     ],
 )
 def test_known_members_are_fully_checked(text: bytes) -> None:
-    """MRTR-PAYLOAD-7, MRTR-OPEN-9: values inside answers follow the Value model; syntax is strict."""
+    """MRTR-PAYLOAD-7, MRTR-OPEN-9: answers values follow the Value model; syntax is strict."""
     with pytest.raises(PayloadError):
         StatePayload.decode(text)
 
@@ -99,7 +99,7 @@ def test_sequence_form() -> None:
 
 @given(payloads())
 def test_encode_then_decode_matches_the_text(p: StatePayload) -> None:
-    """MRTR-PAYLOAD-1, MRTR-PAYLOAD-7: decoding the encoding equals serde_json's Value of the text."""
+    """MRTR-PAYLOAD-1, MRTR-PAYLOAD-7: decoding the encoding equals reading its Value."""
     text = p.encode()
     value = from_str(text)
     assert StatePayload.decode(text) == StatePayload.from_json(value)
@@ -107,12 +107,14 @@ def test_encode_then_decode_matches_the_text(p: StatePayload) -> None:
 
 @given(
     st.dictionaries(
-        st.sampled_from(["answers", "requested", "memos", "effects", "exp", "req", "principal", "aud", "x"]),
+        st.sampled_from(
+            ["answers", "requested", "memos", "effects", "exp", "req", "principal", "aud", "x"]
+        ),
         json_values,
     )
 )
 def test_text_and_value_decoders_agree(fields: dict[str, JSON]) -> None:
-    """MRTR-PAYLOAD-2, MRTR-PAYLOAD-3: the byte decoder and the value decoder accept the same objects."""
+    """MRTR-PAYLOAD-2, MRTR-PAYLOAD-3: the byte and value decoders accept the same objects."""
     text = to_string_ordered(fields).encode()
     try:
         from_text: StatePayload | None = StatePayload.decode(text)

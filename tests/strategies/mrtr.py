@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 _TEXT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)),  # no lone surrogates
+    alphabet=st.characters(blacklist_categories=["Cs"]),  # no lone surrogates
     max_size=12,
 )
 
@@ -43,7 +43,7 @@ json_values: st.SearchStrategy[JSON] = st.recursive(
 """A JSON value serde_json can hold (nesting kept shallow)."""
 
 kids = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="."),
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="."),
     min_size=1,
     max_size=6,
 )
