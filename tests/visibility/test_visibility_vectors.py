@@ -33,7 +33,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _cases() -> list[tuple[str, str, dict[str, Any]]]:
-    out = []
+    out: list[tuple[str, str, dict[str, Any]]] = []
     for path in _files():
         doc = _load(path)
         out.extend((doc["operation"], case["id"], case) for case in doc["tests"])
@@ -111,7 +111,9 @@ def test_visibility_vector_ids_flags_and_rules() -> None:
                     assert f"**{rule}**" in spec, (case["id"], rule)
 
 
-@pytest.mark.parametrize(("operation", "case"), [(op, c) for op, _, c in CASES], ids=[i for _, i, _ in CASES])
+@pytest.mark.parametrize(
+    ("operation", "case"), [(op, c) for op, _, c in CASES], ids=[i for _, i, _ in CASES]
+)
 def test_visibility_vector(operation: str, case: dict[str, Any]) -> None:
     """One vector: the operation's output equals the expected output (all cited VIS rules)."""
     actual = OPERATIONS[operation](case["input"])

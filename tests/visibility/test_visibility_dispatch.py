@@ -1,0 +1,215 @@
+"""The dispatcher layer through the API: the turbomcp integration tests (tests/visibility.rs)
+re-expressed, plus pagination, list errors and parse messages."""
+
+from __future__ import annotations
+
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility import (
+    IDENTITY_KEY,
+    TAGS_KEY,
+    Catalog,
+    ComponentKind,
+    Dispatched,
+    Entry,
+    Listed,
+    Listing,
+    Page,
+    ProtocolVersion,
+    Refused,
+    Request,
+    RpcError,
+    Visibility,
+    VisibleComponent,
+    dispatch,
+)
+from mcp_touchstone.visibility._serde import unexpected
+
+DRAFT = ProtocolVersion.V2026_07_28
+LEGACY = ProtocolVersion.V2025_11_25
+INTERNAL: dict[str, JSON] = {TAGS_KEY: ["internal"]}
+
+
+def entry(ident: str, meta: dict[str, JSON] | None = None) -> Entry:
+    """A listed component whose wire form is just its id."""
+    return Entry(ident, meta or {}, {"id": ident})
+
+
+def one_page(*items: Entry) -> Listing:
+    """A single-page listing."""
+    return Listing((Page(items),))
+
+
+CATALOG = Catalog(
+    tools=one_page(
+        entry("read"),
+        entry("rotate_keys", INTERNAL),
+        entry("wipe", {"io.turbomcp/scopes": ["admin"]}),
+    ),
+    resources=one_page(entry("catalog://public"), entry("catalog://secret", INTERNAL)),
+    resource_templates=one_page(entry("catalog://vault/{+path}", INTERNAL)),
+    prompts=one_page(entry("debug_prompt", INTERNAL), entry("summarize")),
+)
+"""The Catalog server of turbomcp's tests/visibility.rs."""
+
+
+def as_caller(method: str, params: dict[str, JSON], scopes: str = "") -> Request:
+    """A request as alice holding ``scopes`` (empty means anonymous), like the upstream helper."""
+    body = dict(params)
+    if scopes:
+        body["_meta"] = {IDENTITY_KEY: {"sub": "alice", "claims": {"scope": scopes}}}
+    return Request(1, method, body)
+
+
+def ids(outcome: object) -> list[str]:
+    """The ids a Listed outcome holds."""
+    assert isinstance(outcome, Listed)
+    return [e.id for e in outcome.items]
+
+
+HIDES_INTERNAL = Visibility().hiding_tagged(["internal"])
+
+
+def test_without_a_policy_everything_is_visible() -> None:
+    """visibility.rs without_a_policy_everything_is_visible (VIS-LIST-2)."""
+    out = dispatch(CATALOG, as_caller("tools/list", {}), DRAFT, None)
+    assert ids(out) == ["read", "rotate_keys", "wipe"]
+
+
+def test_a_hidden_tool_is_absent_and_unreachable() -> None:
+    """visibility.rs a_hidden_tool_is_absent_and_unreachable (VIS-LIST-1, VIS-CALL-2,
+    VIS-REFUSE-1)."""
+    listed = dispatch(CATALOG, as_caller("tools/list", {}, "read"), DRAFT, HIDES_INTERNAL)
+    assert "rotate_keys" not in ids(listed)
+    hidden = dispatch(
+        CATALOG, as_caller("tools/call", {"name": "rotate_keys"}, "read"), DRAFT, HIDES_INTERNAL
+    )
+    assert isinstance(hidden, Refused)
+    result = hidden.response["result"]
+    assert isinstance(result, dict)
+    assert result["isError"] is True
+    assert result["content"] == [{"type": "text", "text": "unknown tool: rotate_keys"}]
+    visible = dispatch(
+        CATALOG, as_caller("tools/call", {"name": "read"}, "read"), DRAFT, HIDES_INTERNAL
+    )
+    assert visible == Dispatched()
+
+
+def test_declared_scopes_now_filter_the_list_too() -> None:
+    """visibility.rs declared_scopes_now_filter_the_list_too (VIS-POL-3, VIS-ORDER-1)."""
+    policy = Visibility().requiring_declared_scopes()
+    assert "wipe" not in ids(dispatch(CATALOG, as_caller("tools/list", {}, "read"), DRAFT, policy))
+    refused = dispatch(CATALOG, as_caller("tools/call", {"name": "wipe"}, "read"), DRAFT, policy)
+    assert isinstance(refused, Refused)
+    assert "unknown tool: wipe" in str(refused.response)
+    assert "wipe" in ids(
+        dispatch(CATALOG, as_caller("tools/list", {}, "read admin"), DRAFT, policy)
+    )
+    call = as_caller("tools/call", {"name": "wipe"}, "read admin")
+    assert dispatch(CATALOG, call, DRAFT, policy) == Dispatched()
+
+
+def test_resources_templates_and_prompts_are_filtered_too() -> None:
+    """visibility.rs resources_templates_and_prompts_are_filtered_too (VIS-LIST-1)."""
+    assert ids(dispatch(CATALOG, as_caller("resources/list", {}), DRAFT, HIDES_INTERNAL)) == [
+        "catalog://public"
+    ]
+    templates = dispatch(CATALOG, as_caller("resources/templates/list", {}), DRAFT, HIDES_INTERNAL)
+    assert ids(templates) == []
+    prompts = dispatch(CATALOG, as_caller("prompts/list", {}), DRAFT, HIDES_INTERNAL)
+    assert ids(prompts) == ["summarize"]
+
+
+def test_a_hidden_resource_and_its_templates_uris_are_not_readable() -> None:
+    """visibility.rs a_hidden_resource_and_its_templates_uris_are_not_readable (VIS-CALL-4,
+    VIS-REFUSE-3)."""
+    for uri in ("catalog://secret", "catalog://vault/keys.txt"):
+        out = dispatch(CATALOG, as_caller("resources/read", {"uri": uri}), DRAFT, HIDES_INTERNAL)
+        assert isinstance(out, Refused)
+        assert out.response["error"] == {"code": -32602, "message": f"resource not found: {uri}"}
+    public = as_caller("resources/read", {"uri": "catalog://public"})
+    assert dispatch(CATALOG, public, DRAFT, HIDES_INTERNAL) == Dispatched()
+
+
+def test_a_hidden_prompt_is_not_gettable() -> None:
+    """visibility.rs a_hidden_prompt_is_not_gettable (VIS-CALL-3, VIS-REFUSE-2)."""
+    out = dispatch(
+        CATALOG, as_caller("prompts/get", {"name": "debug_prompt"}), DRAFT, HIDES_INTERNAL
+    )
+    assert isinstance(out, Refused)
+    error = out.response["error"]
+    assert isinstance(error, dict)
+    assert error["code"] == -32602
+    assert str(error["message"]).endswith("unknown prompt: debug_prompt")
+    summarize = as_caller("prompts/get", {"name": "summarize"})
+    assert dispatch(CATALOG, summarize, DRAFT, HIDES_INTERNAL) == Dispatched()
+
+
+def test_a_custom_policy_sees_the_whole_request() -> None:
+    """visibility.rs a_custom_policy_sees_the_whole_request: a closure on the subject
+    (VIS-POL-5)."""
+
+    def policy(c: VisibleComponent) -> bool:
+        return c.id != "rotate_keys" or c.request.identity.subject == "alice"
+
+    assert "rotate_keys" not in ids(dispatch(CATALOG, as_caller("tools/list", {}), DRAFT, policy))
+    listed = dispatch(CATALOG, as_caller("tools/list", {}, "read"), DRAFT, policy)
+    assert "rotate_keys" in ids(listed)
+
+
+def test_filtering_happens_on_every_revision() -> None:
+    """visibility.rs filtering_happens_on_every_revision (VIS-LIST-3)."""
+    for version in ProtocolVersion:
+        out = dispatch(CATALOG, as_caller("tools/list", {}), version, HIDES_INTERNAL)
+        assert ids(out) == ["read", "wipe"]
+
+
+def test_pages_are_filtered_in_place_without_refill() -> None:
+    """Only the fetched page is filtered; nextCursor is kept, an emptied page stays empty
+    (VIS-LIST-1)."""
+    listing = Listing(
+        (
+            Page((entry("a", INTERNAL),), None, "c1"),
+            Page((entry("b"), entry("c", INTERNAL)), "c1", None),
+        )
+    )
+    catalog = Catalog(tools=listing)
+    first = dispatch(catalog, Request(1, "tools/list", None), LEGACY, HIDES_INTERNAL)
+    assert first == Listed(ComponentKind.TOOL, (), "c1")
+    second = dispatch(catalog, Request(1, "tools/list", {"cursor": "c1"}), LEGACY, HIDES_INTERNAL)
+    assert second == Listed(ComponentKind.TOOL, (entry("b"),), None)
+
+
+def test_list_errors_pass_through_and_unregistered_lists_are_method_not_found() -> None:
+    """A failing list answers its error unfiltered; no handler is -32601 (VIS-LIST-3)."""
+    failing = Catalog(tools=Listing(error=RpcError(-32603, "internal error: boom")))
+    out = dispatch(failing, Request(7, "tools/list"), LEGACY, HIDES_INTERNAL)
+    assert out == Refused(
+        {"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "internal error: boom"}}
+    )
+    missing = dispatch(Catalog(), Request(8, "prompts/list"), LEGACY, None)
+    assert missing == Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 8,
+            "error": {"code": -32601, "message": "method not found: prompts/list"},
+        }
+    )
+
+
+def test_turbomcp_check_fails_open_on_list_errors() -> None:
+    """A list error during the call check means not hidden (VIS-CALL-2)."""
+    failing = Catalog(tools=Listing(error=RpcError(-32603, "internal error: boom")))
+    out = dispatch(failing, Request(1, "tools/call", {"name": "x"}), LEGACY, HIDES_INTERNAL)
+    assert out == Dispatched()
+
+
+def test_serde_unexpected_texts() -> None:
+    """serde_json names wrong-typed values as the upstream messages do (VIS-PARSE-2)."""
+    assert unexpected(None) == "null"
+    assert unexpected(False) == "boolean `false`"
+    assert unexpected(-3) == "integer `-3`"
+    assert unexpected(1e20) == "floating point `1e20`"
+    assert unexpected(-0.0) == "floating point `-0.0`"
+    assert unexpected("a\tb\u0007") == 'string "a\\tb\\u{7}"'
+    assert unexpected([]) == "sequence"
+    assert unexpected({}) == "map"

@@ -1,0 +1,256 @@
+"""The strict profile: each hole of the turbomcp profile shown leaking there and closed in strict
+(VIS-STRICT-*), plus the turbomcp-only Tasks and pass-through paths."""
+
+from __future__ import annotations
+
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility import (
+    TAGS_KEY,
+    Catalog,
+    Dispatched,
+    Entry,
+    Listed,
+    Listing,
+    Page,
+    Profile,
+    ProtocolVersion,
+    Refused,
+    Request,
+    RpcError,
+    Visibility,
+    dispatch,
+)
+
+DRAFT = ProtocolVersion.V2026_07_28
+LEGACY = ProtocolVersion.V2025_11_25
+OLD = ProtocolVersion.V2025_06_18
+INTERNAL: dict[str, JSON] = {TAGS_KEY: ["internal"]}
+POLICY = Visibility().hiding_tagged(["internal"])
+STRICT = Profile.STRICT
+
+
+def entry(ident: str, meta: dict[str, JSON] | None = None) -> Entry:
+    """A listed component whose wire form is just its id."""
+    return Entry(ident, meta or {}, {"id": ident})
+
+
+def one_page(*items: Entry) -> Listing:
+    """A single-page listing."""
+    return Listing((Page(items),))
+
+
+CATALOG = Catalog(
+    tools=one_page(entry("read"), entry("rotate_keys", INTERNAL)),
+    resources=one_page(entry("mem://public"), entry("mem://secret", INTERNAL)),
+    resource_templates=one_page(entry("vault://{+path}", INTERNAL), entry("open://{name}")),
+    prompts=one_page(entry("debug_prompt", INTERNAL), entry("summarize")),
+)
+
+
+def call(name: str, **extra: JSON) -> Request:
+    """A tools/call for ``name`` with extra params."""
+    return Request(1, "tools/call", {"name": name, **extra})
+
+
+def unknown_tool(name: str, version: ProtocolVersion = DRAFT) -> Refused:
+    """The nonexistent-tool answer (VIS-REFUSE-1)."""
+    result: dict[str, JSON] = {
+        "content": [{"type": "text", "text": f"unknown tool: {name}"}],
+        "isError": True,
+    }
+    if version is DRAFT:
+        result["resultType"] = "complete"
+    return Refused({"jsonrpc": "2.0", "id": 1, "result": result})
+
+
+def test_page_two_hidden_tool_leaks_in_turbomcp_only() -> None:
+    """A hidden tool on page 2 is callable in turbomcp, refused in strict (VIS-STRICT-1,
+    VIS-CALL-2)."""
+    paged = Catalog(
+        tools=Listing(
+            (
+                Page((entry("read"),), None, "p2"),
+                Page((entry("rotate_keys", INTERNAL),), "p2", None),
+            )
+        )
+    )
+    assert dispatch(paged, call("rotate_keys"), DRAFT, POLICY) == Dispatched()
+    strict = dispatch(paged, call("rotate_keys"), DRAFT, POLICY, profile=STRICT)
+    assert strict == unknown_tool("rotate_keys")
+    assert dispatch(paged, call("read"), DRAFT, POLICY, profile=STRICT) == Dispatched()
+
+
+def test_cursor_cycles_terminate() -> None:
+    """A cursor chain that loops back is walked once (VIS-STRICT-1)."""
+    looping = Catalog(
+        tools=Listing((Page((entry("a"),), None, "p2"), Page((entry("b", INTERNAL),), "p2", "p2")))
+    )
+    assert dispatch(looping, call("b"), DRAFT, POLICY, profile=STRICT) == unknown_tool("b")
+
+
+def test_unlisted_name_reaches_handler_in_turbomcp_only() -> None:
+    """An unlisted (dynamic) name passes turbomcp, is refused as unknown in strict
+    (VIS-STRICT-2)."""
+    assert dispatch(CATALOG, call("dynamic"), DRAFT, POLICY) == Dispatched()
+    strict = dispatch(CATALOG, call("dynamic"), DRAFT, POLICY, profile=STRICT)
+    assert strict == unknown_tool("dynamic")
+    assert dispatch(CATALOG, call("dynamic"), DRAFT, None, profile=STRICT) == Dispatched()
+
+
+def test_unlisted_prompt_and_uri_refused_in_strict() -> None:
+    """Unlisted prompts and URIs get the nonexistent answers in strict (VIS-STRICT-2)."""
+    get = Request(1, "prompts/get", {"name": "nope"})
+    assert dispatch(CATALOG, get, LEGACY, POLICY) == Dispatched()
+    assert dispatch(CATALOG, get, LEGACY, POLICY, profile=STRICT) == Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32602, "message": "invalid params: unknown prompt: nope"},
+        }
+    )
+    read = Request(1, "resources/read", {"uri": "nowhere://x"})
+    assert dispatch(CATALOG, read, OLD, POLICY) == Dispatched()
+    assert dispatch(CATALOG, read, OLD, POLICY, profile=STRICT) == Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32002, "message": "resource not found: nowhere://x"},
+        }
+    )
+    visible_template = Request(1, "resources/read", {"uri": "open://x"})
+    assert dispatch(CATALOG, visible_template, OLD, POLICY, profile=STRICT) == Dispatched()
+
+
+def test_failing_or_missing_list_fails_open_in_turbomcp_closed_in_strict() -> None:
+    """A list error or an unregistered list admits in turbomcp, refuses in strict
+    (VIS-STRICT-3, VIS-CALL-2)."""
+    broken = Catalog(tools=Listing(error=RpcError(-32603, "internal error: collision")))
+    assert dispatch(broken, call("rotate_keys"), DRAFT, POLICY) == Dispatched()
+    refused = dispatch(broken, call("rotate_keys"), DRAFT, POLICY, profile=STRICT)
+    assert refused == unknown_tool("rotate_keys")
+    assert dispatch(Catalog(), call("x"), DRAFT, POLICY) == Dispatched()
+    assert dispatch(Catalog(), call("x"), DRAFT, POLICY, profile=STRICT) == unknown_tool("x")
+    broken_resources = Catalog(
+        resources=Listing(error=RpcError(-32603, "internal error: boom")),
+        resource_templates=one_page(entry("open://{name}")),
+    )
+    read = Request(1, "resources/read", {"uri": "open://a"})
+    assert dispatch(broken_resources, read, DRAFT, POLICY) == Dispatched()
+    assert isinstance(dispatch(broken_resources, read, DRAFT, POLICY, profile=STRICT), Refused)
+
+
+def test_completion_of_hidden_prompt_reaches_handler_in_turbomcp_only() -> None:
+    """completion/complete is unjudged in turbomcp, judged in strict (VIS-PASS-1,
+    VIS-STRICT-4)."""
+
+    def complete(ref: dict[str, JSON]) -> Request:
+        return Request(
+            1, "completion/complete", {"ref": ref, "argument": {"name": "a", "value": ""}}
+        )
+
+    hidden_prompt = complete({"type": "ref/prompt", "name": "debug_prompt"})
+    assert dispatch(CATALOG, hidden_prompt, DRAFT, POLICY) == Dispatched()
+    assert dispatch(CATALOG, hidden_prompt, DRAFT, POLICY, profile=STRICT) == Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32602, "message": "invalid params: unknown prompt: debug_prompt"},
+        }
+    )
+    shown = complete({"type": "ref/prompt", "name": "summarize"})
+    assert dispatch(CATALOG, shown, DRAFT, POLICY, profile=STRICT) == Dispatched()
+    hidden_template = complete({"type": "ref/resource", "uri": "vault://{+path}"})
+    assert dispatch(CATALOG, hidden_template, LEGACY, POLICY) == Dispatched()
+    assert dispatch(CATALOG, hidden_template, LEGACY, POLICY, profile=STRICT) == Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32002, "message": "resource not found: vault://{+path}"},
+        }
+    )
+    shown_template = complete({"type": "ref/resource", "uri": "open://{name}"})
+    assert dispatch(CATALOG, shown_template, LEGACY, POLICY, profile=STRICT) == Dispatched()
+    unknown = complete({"type": "ref/resource", "uri": "gone://{x}"})
+    assert isinstance(dispatch(CATALOG, unknown, LEGACY, POLICY, profile=STRICT), Refused)
+    malformed = Request(1, "completion/complete", {"ref": "x"})
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == Dispatched()
+
+
+def _strip(outcome: object, name: str) -> str:
+    """The outcome's text with ``name`` replaced, to compare answers modulo the name."""
+    return repr(outcome).replace(name, "NAME")
+
+
+def test_request_state_oracle_in_turbomcp_closed_in_strict() -> None:
+    """A bogus requestState tells hidden from nonexistent in turbomcp but not in strict
+    (VIS-STATE-1, VIS-STRICT-5, VIS-ORDER-1)."""
+    hidden = call("rotate_keys", requestState="bogus")
+    nowhere = call("no_such_tool", requestState="bogus")
+    leak_a = dispatch(CATALOG, hidden, DRAFT, POLICY)
+    leak_b = dispatch(CATALOG, nowhere, DRAFT, POLICY)
+    assert _strip(leak_a, "rotate_keys") != _strip(leak_b, "no_such_tool")
+    closed_a = dispatch(CATALOG, hidden, DRAFT, POLICY, profile=STRICT)
+    closed_b = dispatch(CATALOG, nowhere, DRAFT, POLICY, profile=STRICT)
+    assert _strip(closed_a, "rotate_keys") == _strip(closed_b, "no_such_tool")
+
+
+def test_visibility_is_decided_before_request_state_is_looked_at() -> None:
+    """The verifier is never consulted for a hidden (or, in strict, unknown) name (VIS-ORDER-1,
+    VIS-STRICT-5)."""
+    consulted: list[str] = []
+
+    def verifier(method: str, subject: str | None, token: str) -> bool:
+        consulted.append(token)
+        return True
+
+    for profile in Profile:
+        dispatch(
+            CATALOG,
+            call("rotate_keys", requestState="t1"),
+            DRAFT,
+            POLICY,
+            profile=profile,
+            verify_state=verifier,
+        )
+    assert consulted == []
+    dispatch(
+        CATALOG,
+        call("no_such_tool", requestState="t2"),
+        DRAFT,
+        POLICY,
+        profile=STRICT,
+        verify_state=verifier,
+    )
+    assert consulted == []
+    dispatch(CATALOG, call("no_such_tool", requestState="t3"), DRAFT, POLICY, verify_state=verifier)
+    assert consulted == ["t3"]
+    accepted = dispatch(
+        CATALOG,
+        call("read", requestState="t4"),
+        DRAFT,
+        POLICY,
+        profile=STRICT,
+        verify_state=verifier,
+    )
+    assert accepted == Dispatched()
+
+
+def test_tasks_paths_skip_the_policy_in_turbomcp_only() -> None:
+    """2025-11-25 with Tasks: unfiltered list and unchecked task call in turbomcp; strict checks
+    both; other revisions are unaffected (VIS-TASK-1, VIS-STRICT-6)."""
+    tools_list = Request(1, "tools/list")
+    listed = dispatch(CATALOG, tools_list, LEGACY, POLICY, tasks_enabled=True)
+    assert isinstance(listed, Listed)
+    assert [e.id for e in listed.items] == ["read", "rotate_keys"]
+    strict_list = dispatch(CATALOG, tools_list, LEGACY, POLICY, profile=STRICT, tasks_enabled=True)
+    assert isinstance(strict_list, Listed)
+    assert [e.id for e in strict_list.items] == ["read"]
+    task_call = call("rotate_keys", task=None)
+    assert dispatch(CATALOG, task_call, LEGACY, POLICY, tasks_enabled=True) == Dispatched()
+    strict_call = dispatch(CATALOG, task_call, LEGACY, POLICY, profile=STRICT, tasks_enabled=True)
+    assert strict_call == unknown_tool("rotate_keys", LEGACY)
+    for version in (OLD, DRAFT):
+        out = dispatch(CATALOG, task_call, version, POLICY, tasks_enabled=True)
+        assert out == unknown_tool("rotate_keys", version)
+    plain_call = dispatch(CATALOG, call("rotate_keys"), LEGACY, POLICY, tasks_enabled=True)
+    assert plain_call == unknown_tool("rotate_keys", LEGACY)
