@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 __all__ = ["B64Error", "b64url_decode", "b64url_encode"]
 
-_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_ALPHABET_RE = re.compile(r"[A-Za-z0-9_-]*")
 _VALUE = {
     c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 }
@@ -36,9 +37,8 @@ def b64url_decode(text: str) -> bytes:
     whitespace), a length that is 1 modulo 4, and non-zero trailing bits in the
     last character (a non-canonical encoding).
     """
-    for ch in text:
-        if ch not in _ALPHABET:
-            raise B64Error(f"invalid base64url symbol {ch!r}")
+    if not _ALPHABET_RE.fullmatch(text):
+        raise B64Error("invalid base64url symbol")
     rem = len(text) % 4
     if rem == 1:
         raise B64Error("invalid base64url length")

@@ -10,6 +10,7 @@ arguments; nothing here reads either.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,12 @@ DEFAULT_TTL_SECS = 300
 def derive_key(secret: bytes) -> bytes:
     """The 32-byte AEAD key: ``SHA-256(KEY_LABEL || secret)``, no separator (MRTR-KEY-1)."""
     return hashlib.sha256(KEY_LABEL + secret).digest()
+
+
+@functools.lru_cache(maxsize=64)
+def _cipher(secret: bytes) -> ChaCha20Poly1305:
+    """The AEAD for ``secret`` (memoized: deriving the key is a pure function of it)."""
+    return ChaCha20Poly1305(derive_key(secret))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +126,7 @@ def seal(
         )
     version = VERSION_AUD if payload.aud is not None else VERSION
     header = f"{version}.{kid}"
-    sealed = ChaCha20Poly1305(derive_key(secret)).encrypt(
-        nonce, payload.encode(), header.encode("utf-8")
-    )
+    sealed = _cipher(bytes(secret)).encrypt(nonce, payload.encode(), header.encode("utf-8"))
     token = f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
     if max_state_bytes is not None and len(token.encode("utf-8")) > max_state_bytes:
         raise StateError(INTERNAL_ERROR, "requestState too large")
@@ -159,7 +164,7 @@ def open_state(token: str, keyring: Keyring) -> StatePayload:
         raise _invalid("bad requestState nonce")
     header = f"{version}.{kid}".encode()
     try:
-        plaintext = ChaCha20Poly1305(derive_key(secret)).decrypt(nonce, sealed, header)
+        plaintext = _cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
         raise _invalid("requestState integrity check failed") from None
     try:

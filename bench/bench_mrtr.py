@@ -1,0 +1,149 @@
+"""Benchmark: seal and open (with every server-side check) of one requestState token,
+mcp-touchstone's neva codec against the official Python SDK's ``AESGCMRequestStateCodec``
+measured in the same run on a comparable payload.
+
+Run: ``.venv/bin/python bench/bench_mrtr.py`` (the peer comes from the ``bench`` extra).
+
+Workloads (per token):
+* ours/seal  -- ``seal(StatePayload, Keyring, nonce)``: compact payload JSON in declared
+  order, ChaCha20-Poly1305 under SHA-256(label || secret), base64url.
+* ours/open  -- ``verify(token, keyring, CheckContext)``: size cap, 4-segment split, strict
+  base64url, AEAD open, serde-exact payload decode, expiry, request binding (SHA-256 over
+  canonical JSON), principal and audience.
+* peer/seal  -- the SDK's claims dict (same answers/memos as the state text, its method,
+  target, 16-byte args digest, salted principal tag, audience) as compact JSON, then
+  ``AESGCMRequestStateCodec.seal`` (AES-256-GCM, HKDF-derived key, random nonce).
+* peer/open  -- ``unseal`` + ``json.loads`` + the SDK's own checks on those claims: expiry,
+  request identity (``_request_identity``), salted principal tag, audience.
+Nonces: ours takes an injected nonce; both sides draw it from ``os.urandom`` per token here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from mcp.server import request_state as sdk
+
+from mcp_touchstone.mrtr import CheckContext, Keyring, StatePayload, request_binding, seal, verify
+
+REPEAT = 7
+NUMBER = 2000
+NOW = 1_800_000_000
+PARAMS: dict[str, Any] = {"name": "greet", "arguments": {"city": "Lisbon", "days": 3}}
+ANSWERS: dict[str, Any] = {
+    "who": {"action": "accept", "content": {"name": "octocat", "email": "octo@example.com"}}
+}
+MEMOS: dict[str, Any] = {"quote": {"price": 42, "currency": "EUR", "ref": "q-7781"}}
+PRINCIPAL = "alice"
+AUDIENCE = "https://weather.example.com/mcp"
+SECRET = bytes(range(32))
+
+
+def best_per_call(fn: Callable[[], object]) -> float:
+    """Best mean seconds per call over REPEAT runs of NUMBER calls."""
+    runs = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        for _ in range(NUMBER):
+            fn()
+        runs.append((time.perf_counter() - start) / NUMBER)
+    return min(runs)
+
+
+def ours() -> tuple[Callable[[], object], Callable[[], object], int]:
+    keyring = Keyring.single(SECRET)
+    payload = StatePayload(
+        answers=ANSWERS,
+        requested=("greeting",),
+        memos=MEMOS,
+        effects=("charge",),
+        exp=NOW + 300,
+        req=request_binding("tools/call", PARAMS),
+        principal=PRINCIPAL,
+        aud=AUDIENCE,
+    )
+    check = CheckContext(
+        method="tools/call", params=PARAMS, now=NOW, principal=PRINCIPAL, audience=AUDIENCE
+    )
+    token = seal(payload, keyring, os.urandom(12))
+    assert verify(token, keyring, check) == payload
+
+    def do_seal() -> object:
+        return seal(payload, keyring, os.urandom(12))
+
+    def do_open() -> object:
+        return verify(token, keyring, check)
+
+    return do_seal, do_open, len(token)
+
+
+def peer() -> tuple[Callable[[], object], Callable[[], object], int]:
+    codec = sdk.AESGCMRequestStateCodec([SECRET])
+    state_text = sdk.compact_json({"answers": ANSWERS, "memos": MEMOS, "requested": ["greeting"]})
+    target, digest = sdk._request_identity("tools/call", PARAMS)  # the SDK's own binding helper
+
+    def claims() -> dict[str, Any]:
+        return {
+            "v": 1,
+            "iat": NOW,
+            "exp": NOW + 600,
+            "m": "tools/call",
+            "t": target,
+            "a": digest,
+            "s": state_text,
+            "aud": AUDIENCE,
+            "p": sdk._principal_claim(PRINCIPAL),  # the SDK's own salted tag
+        }
+
+    def do_seal() -> object:
+        return codec.seal(sdk.compact_json(claims()).encode())
+
+    token = codec.seal(sdk.compact_json(claims()).encode())
+
+    def do_open() -> object:
+        c = json.loads(codec.unseal(token))
+        if c["v"] != 1 or c["exp"] < NOW:
+            raise sdk.InvalidRequestState("expired")
+        if (c["m"], c["t"], c["a"]) != ("tools/call", *sdk._request_identity("tools/call", PARAMS)):
+            raise sdk.InvalidRequestState("binding")
+        if not sdk._principal_matches(c["p"], PRINCIPAL):
+            raise sdk.InvalidRequestState("principal")
+        if c["aud"] != AUDIENCE:
+            raise sdk.InvalidRequestState("audience")
+        return c["s"]
+
+    do_open()
+    return do_seal, do_open, len(token)
+
+
+def main() -> None:
+    """Measure both codecs in this process and print a table with the ratios."""
+    our_seal, our_open, our_len = ours()
+    peer_seal, peer_open, peer_len = peer()
+    rows = []
+    for name, ours_fn, peer_fn in (
+        ("seal", our_seal, peer_seal),
+        ("open+checks", our_open, peer_open),
+    ):
+        o = best_per_call(ours_fn)
+        p = best_per_call(peer_fn)
+        rows.append((name, o, p))
+    print(f"requestState per token (best of {REPEAT} x {NUMBER})")
+    print(f"token chars: ours {our_len}, peer {peer_len}")
+    print(f"{'op':<12} {'ours (us)':>10} {'mcp SDK (us)':>13} {'ours/peer':>10}")
+    for name, o, p in rows:
+        print(f"{name:<12} {o * 1e6:>10.2f} {p * 1e6:>13.2f} {o / p:>10.2f}")
+    total_o = sum(r[1] for r in rows)
+    total_p = sum(r[2] for r in rows)
+    total = ("round trip", total_o, total_p)
+    print(
+        f"{total[0]:<12} {total_o * 1e6:>10.2f} {total_p * 1e6:>13.2f} {total_o / total_p:>10.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
