@@ -58,6 +58,8 @@ def test_the_meta_fallback_needs_the_whole_meta_to_parse() -> None:
         {"io.modelcontextprotocol/clientInfo": {"name": "c"}},
         {"io.modelcontextprotocol/logLevel": "loud"},
         {"progressToken": [1]},
+        {"progressToken": 1.5},
+        {"progressToken": True},
         {CAPS: {"roots": 5}},
         {"traceparent": 7},
     ]

@@ -62,7 +62,8 @@ def parse_request_meta(meta: JSON) -> RequestMeta:
     if not isinstance(meta, dict):
         raise MetaError(f"invalid type: {describe_unexpected(meta)}, expected struct")
     token = meta.get("progressToken")
-    if token is not None and (isinstance(token, bool) or not isinstance(token, str | int | float)):
+    # neva's ProgressToken visitor takes integers and strings only (no floats, no booleans).
+    if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):
         raise MetaError("invalid progressToken")
     for key in (
         "traceparent",
