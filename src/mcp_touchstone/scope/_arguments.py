@@ -128,6 +128,10 @@ def normalize_domain(value: str) -> str:
 
 def parse_domain(value: str) -> str | None:
     """The domain a string leaf names, or ``None`` if it names none (SCOPE-DOM-1, -2)."""
+    if "." not in value and "localhost" not in value.lower():
+        # Fast reject: a result without a dot must be "localhost", whose letters
+        # str.lower() folds at least as widely as the ASCII folding below.
+        return None
     trimmed = rust_trim(value)
     if not trimmed:
         return None
@@ -267,6 +271,7 @@ class ArgumentFacts:
         "_domains",
         "_entries",
         "_leaves",
+        "_longest",
         "_memory",
         "_paths",
         "_size",
@@ -281,6 +286,7 @@ class ArgumentFacts:
         self._paths: list[NormalizedPath | None] | None = None
         self._domains: list[str] | None = None
         self._size: int | None = None
+        self._longest: int | None = None
 
     def _walk(self) -> list[tuple[str | None, str]]:
         if self._leaves is None:
@@ -348,12 +354,19 @@ class ArgumentFacts:
         lowered = ascii_lower(pattern)
         return bool(domains) and all(wildcard_matches(lowered, domain) for domain in domains)
 
+    @property
+    def longest_leaf(self) -> int:
+        """The largest UTF-8 byte length among the string leaves (0 with none)."""
+        if self._longest is None:
+            self._longest = max(
+                (len(v) if v.isascii() else len(v.encode("utf-8")) for _, v in self._walk()),
+                default=0,
+            )
+        return self._longest
+
     def max_length(self, limit: int) -> bool:
         """``MaxLength``: every leaf at most ``limit`` UTF-8 bytes; vacuous (SCOPE-LEN-1)."""
-        for _, value in self._walk():
-            if len(value) > limit or (not value.isascii() and len(value.encode()) > limit):
-                return False
-        return True
+        return self.longest_leaf <= limit
 
     def max_args_size(self, limit: int) -> bool:
         """``MaxArgsSize``: compact rendering at most ``limit`` bytes (SCOPE-LEN-3)."""

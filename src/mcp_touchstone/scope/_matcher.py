@@ -7,6 +7,8 @@ are not a JSON value), which is :class:`InvalidArgumentsError`.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 
 from mcp_touchstone import serde_json
@@ -126,7 +128,42 @@ def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
     return (-server_exact, -tool_exact, -constraint_count, match.index)
 
 
+_I64_MIN = -(1 << 63)
+_U64_MAX = (1 << 64) - 1
+
+
+def _plausible(value: object, depth: int) -> bool:
+    """A quick, allocation-free check; ``False`` sends the value to ``serde_json.validate``
+    for the exact verdict and its message."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, int):
+        return _I64_MIN <= value <= _U64_MAX
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if depth >= serde_json.MAX_DEPTH - 1:
+        return False
+    if isinstance(value, list):
+        return all(_plausible(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return all(
+            isinstance(k, str) and _clean(k) and _plausible(v, depth + 1) for k, v in value.items()
+        )
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(text: str) -> bool:
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
 def _check_arguments(arguments: JSON) -> None:
+    if _plausible(arguments, 0):
+        return
     try:
         serde_json.validate(arguments, where="arguments")
     except serde_json.JsonError as exc:
