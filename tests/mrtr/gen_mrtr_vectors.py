@@ -606,6 +606,20 @@ def flip_last(text: str) -> str:
     return text[:-1] + ("A" if text[-1] != "A" else "Q")
 
 
+MIN_OK: dict[str, Any] = {
+    "payload": {
+        "answers": {},
+        "requested": [],
+        "memos": {},
+        "effects": [],
+        "exp": 5,
+        "req": "r",
+        "principal": None,
+        "aud": None,
+    }
+}
+
+
 def open_vectors() -> None:
     notes = {
         "Kat": note("KNOWN_ANSWER", "A token sealed by neva's codec opens here."),
@@ -1283,6 +1297,54 @@ def open_vectors() -> None:
         b'"x"',
         err(-32700, 'invalid type: string "x", expected struct StatePayload'),
         ["MRTR-OPEN-9"],
+        pe,
+    )
+    pl(
+        "mrtr-open-json-duplicate-escaped",
+        "a repeated field spelled with an escape is still a repeat",
+        b'{"answers":{},"exp":5,"\\u0065xp":6,"req":"r"}',
+        err(-32700, "duplicate field `exp`"),
+        ["MRTR-PAYLOAD-4", "MRTR-OPEN-9"],
+        pe,
+    )
+    pl(
+        "mrtr-open-json-unknown-huge-number",
+        "an unknown member's number is not range-checked (serde_json ignore_value)",
+        b'{"answers":{},"exp":5,"req":"r","x":1E400}',
+        MIN_OK,
+        ["MRTR-PAYLOAD-8"],
+        "Payload",
+    )
+    pl(
+        "mrtr-open-json-unknown-lone-surrogate",
+        "an unknown member's string may hold a lone surrogate escape",
+        b'{"answers":{},"exp":5,"req":"r","x":"\\ud800"}',
+        MIN_OK,
+        ["MRTR-PAYLOAD-8"],
+        "Payload",
+    )
+    pl(
+        "mrtr-open-json-unknown-invalid-utf8",
+        "an unknown member's string is not UTF-8 validated",
+        b'{"answers":{},"exp":5,"req":"r","x":"\xff"}',
+        MIN_OK,
+        ["MRTR-PAYLOAD-8"],
+        "Payload",
+    )
+    pl(
+        "mrtr-open-json-unknown-deep",
+        "an unknown member nested 300 deep is skipped (ignore_value keeps an explicit stack)",
+        b'{"answers":{},"exp":5,"req":"r","x":' + b"[" * 300 + b"]" * 300 + b"}",
+        MIN_OK,
+        ["MRTR-PAYLOAD-8"],
+        "Payload",
+    )
+    pl(
+        "mrtr-open-json-known-deep",
+        "a typed field nested to 128 levels (struct and map included) hits the recursion limit",
+        b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}',
+        err(-32700, "recursion limit exceeded"),
+        ["MRTR-PAYLOAD-8", "MRTR-OPEN-9"],
         pe,
     )
     t.append(

@@ -79,12 +79,14 @@ def test_known_members_are_fully_checked(text: bytes) -> None:
 
 
 def test_nesting_limit() -> None:
-    """MRTR-PAYLOAD-8: 128 levels (struct and map included) exceed serde_json's recursion limit."""
+    """MRTR-PAYLOAD-8: typed fields stop at 128 levels; ignored members have no limit."""
     ok = b'{"answers":{"k":' + b"[" * 125 + b"]" * 125 + b'},"exp":5,"req":"r"}'
     assert StatePayload.decode(ok).exp == 5
     deep = b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}'
     with pytest.raises(PayloadError):
         StatePayload.decode(deep)
+    ignored = b'{"answers":{},"exp":5,"req":"r","x":' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    assert StatePayload.decode(ignored).exp == 5
 
 
 def test_sequence_form() -> None:

@@ -308,56 +308,79 @@ class _Decoder:
                 pos += 1
         self.pos = pos
 
-    def skip_value(self, depth: int) -> None:
-        """Skip one value syntactically; ``depth`` counts the containers already open."""
+    def skip_key(self) -> None:
+        """Skip ``"key":`` inside an object being skipped."""
         self.skip_ws()
-        b = self.peek()
-        if b is None:
-            raise self.error("EOF while parsing a value")
-        if b == 0x22:
-            self.skip_string()
-        elif b in b"-0123456789":
-            self.skip_number()
-        elif b in b"tfn":
-            for word in (b"true", b"false", b"null"):
-                if self.data.startswith(word, self.pos):
-                    self.pos += len(word)
-                    return
-            raise self.error("expected ident", self.pos + 1)
-        elif b in (0x7B, 0x5B):
-            if depth + 1 >= _MAX_DEPTH:
-                raise self.error("recursion limit exceeded")
-            close = 0x7D if b == 0x7B else 0x5D
-            self.pos += 1
+        if self.peek() != 0x22:
+            if self.peek() is None:
+                raise self.error("EOF while parsing an object")
+            raise self.error("key must be a string")
+        self.skip_string()
+        self.expect(b":", "an object")
+
+    def skip_value(self, depth: int, *, limited: bool = True) -> None:
+        """Skip one value syntactically, iteratively (no Python recursion).
+
+        ``depth`` counts the containers already open around it. ``limited`` applies
+        serde_json's recursion limit (typed values); an ignored member is skipped the
+        way serde_json's ``ignore_value`` does, with an explicit stack and no limit.
+        """
+        stack: list[int] = []  # the closing byte of each open container
+        while True:
             self.skip_ws()
-            if self.peek() == close:
+            b = self.peek()
+            if b is None:
+                raise self.error("EOF while parsing a value")
+            if b == 0x22:
+                self.skip_string()
+            elif b in b"-0123456789":
+                self.skip_number()
+            elif b in b"tfn":
+                for word in (b"true", b"false", b"null"):
+                    if self.data.startswith(word, self.pos):
+                        self.pos += len(word)
+                        break
+                else:
+                    raise self.error("expected ident", self.pos + 1)
+            elif b in (0x7B, 0x5B):
+                if limited and depth + len(stack) + 1 >= _MAX_DEPTH:
+                    raise self.error("recursion limit exceeded")
+                close = 0x7D if b == 0x7B else 0x5D
                 self.pos += 1
-                return
+                self.skip_ws()
+                if self.peek() == close:
+                    self.pos += 1
+                else:
+                    stack.append(close)
+                    if b == 0x7B:
+                        self.skip_key()
+                    continue
+            else:
+                raise self.error("expected value")
+            # A value ended: close what it ends, or move on to the next element.
             while True:
-                if b == 0x7B:
-                    self.skip_ws()
-                    if self.peek() != 0x22:
-                        raise self.error("key must be a string")
-                    self.skip_string()
-                    self.expect(b":", "an object")
-                self.skip_value(depth + 1)
+                if not stack:
+                    return
                 self.skip_ws()
                 nxt = self.peek()
+                close = stack[-1]
                 if nxt == close:
                     self.pos += 1
-                    return
+                    stack.pop()
+                    continue
                 if nxt != 0x2C:
                     if nxt is None:
                         raise self.error(
-                            "EOF while parsing " + ("an object" if b == 0x7B else "a list")
+                            "EOF while parsing " + ("an object" if close == 0x7D else "a list")
                         )
                     raise self.error("expected `,` or `" + chr(close) + "`")
                 self.pos += 1
                 self.skip_ws()
                 if self.peek() == close:
                     raise self.error("trailing comma")
-        else:
-            raise self.error("expected value")
+                if close == 0x7D:
+                    self.skip_key()
+                break
 
     def value(self, depth: int) -> JSON:
         """Read one value (full serde_json ``Value`` semantics)."""
@@ -413,7 +436,7 @@ class _Decoder:
                     if name in FIELD_ORDER:
                         fields[name] = self.typed(name, 1)
                     else:
-                        self.skip_value(1)
+                        self.skip_value(1, limited=False)
                     self.skip_ws()
                     nxt = self.peek()
                     if nxt == 0x7D:
