@@ -384,21 +384,36 @@ _TAGS: Final = {kind.value: kind for kind in ConstraintKind}
 _TAG_LIST: Final = ", ".join(f"`{kind.value}`" for kind in ConstraintKind)
 
 
-def _tag(value: JSON, where: str) -> ConstraintKind:
-    if not isinstance(value, str):
-        raise _invalid_type(where, value, "variant identifier")
-    kind = _TAGS.get(value)
+def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
+    """The variant named by a tag.  In the map form serde reads the tag as a unit enum
+    (``deserialize_enum``), so ``{"max_length": null}`` names a variant as well as
+    ``"max_length"``; in the array form it is a bare identifier (a string only)."""
+    content: JSON = None
+    if as_enum and isinstance(value, dict):
+        if len(value) != 1:
+            raise ScopeDecodeError(where, "invalid value: map, expected map with a single key")
+        ((name, content),) = value.items()
+    elif isinstance(value, str):
+        name = value
+    else:
+        expected = "string or map" if as_enum else "variant identifier"
+        raise _invalid_type(where, value, expected)
+    kind = _TAGS.get(name)
     if kind is None:
-        raise ScopeDecodeError(where, f"unknown variant `{value}`, expected one of {_TAG_LIST}")
+        raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
+    if content is not None:
+        raise _invalid_type(f"{where}.{name}", content, "unit value")
     return kind
 
 
 def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
     """Decode one adjacently tagged ``{"type": ..., "value": ...}`` constraint (SCOPE-SHAPE-4).
 
-    Keys may come in any order; any other key is rejected; the two-element array form
-    ``[tag, content]`` is accepted.  The unit variant ``governed_intent_required`` takes no
-    ``value`` or ``null``.  Raises :class:`ScopeDecodeError`.
+    Keys may come in any order and any other key is rejected.  The two-element array form
+    ``[tag, content]`` is accepted too.  In the map form the tag may also be a single-key
+    map with a null value, since serde reads it with ``deserialize_enum``.  The unit variant
+    ``governed_intent_required`` takes no ``value`` or ``null``.
+    Raises :class:`ScopeDecodeError`.
     """
     if isinstance(value, dict):
         for key in value:
@@ -408,7 +423,7 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
                 )
         if "type" not in value:
             raise ScopeDecodeError(where, "missing field `type`")
-        kind = _tag(value["type"], f"{where}.type")
+        kind = _tag(value["type"], f"{where}.type", as_enum=True)
         if "value" not in value:
             if kind is ConstraintKind.GOVERNED_INTENT_REQUIRED:
                 return GovernedIntentRequired()
@@ -419,7 +434,7 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
             raise ScopeDecodeError(
                 where, "invalid length 0, expected adjacently tagged enum Constraint"
             )
-        kind = _tag(value[0], f"{where}[0]")
+        kind = _tag(value[0], f"{where}[0]", as_enum=False)
         if len(value) < 2:
             raise ScopeDecodeError(
                 where, "invalid length 1, expected adjacently tagged enum Constraint"
