@@ -104,6 +104,9 @@ def test_proptest_cases_override() -> None:
     assert proptest_cases({"PROPTEST_CASES": "lots"}) == 96
     assert proptest_cases({"PROPTEST_CASES": "-1"}) == 96
     assert proptest_cases({"PROPTEST_CASES": "4294967296"}) == 96
+    assert proptest_cases({"PROPTEST_CASES": "+7"}) == 7
+    assert proptest_cases({"PROPTEST_CASES": " 7"}) == 96
+    assert proptest_cases({"PROPTEST_CASES": "1_000"}) == 96
 
 
 # --------------------------------------------------------------------------- Kani, generalized

@@ -8,6 +8,7 @@ The identifier and label alphabets and the case budget mirror upstream's
 from __future__ import annotations
 
 import os
+import re
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -34,17 +35,13 @@ DEFAULT_CASES = 96
 
 
 def proptest_cases(environ: dict[str, str] | None = None) -> int:
-    """Case count: ``PROPTEST_CASES`` parsed as a u32, falling back to 96 when unparsable."""
+    """Case count: ``PROPTEST_CASES`` parsed as Rust parses a u32 (ASCII digits, optional
+    leading ``+``), falling back to 96 when absent or unparsable."""
     raw = (os.environ if environ is None else environ).get("PROPTEST_CASES")
-    if raw is None:
+    if raw is None or re.fullmatch(r"\+?[0-9]+", raw) is None:
         return DEFAULT_CASES
-    try:
-        value = int(raw, 10)
-    except ValueError:
-        return DEFAULT_CASES
-    if not raw.strip().isdigit() or raw != raw.strip() or value > 0xFFFF_FFFF:
-        return DEFAULT_CASES
-    return value
+    value = int(raw.lstrip("+"))
+    return value if value <= 0xFFFF_FFFF else DEFAULT_CASES
 
 
 def proptest_settings() -> settings:
