@@ -110,3 +110,13 @@ def catalogs(draw: st.DrawFn) -> Catalog:
         resource_templates=draw(listings(st.sampled_from(TEMPLATE_POOL))),
         prompts=draw(listings(names)),
     )
+
+
+template_texts = st.lists(
+    st.sampled_from(("a", "/", ".", "\n", "}", "{x}", "{+y}", "{?q}", "{", "{_1}", "b/")),
+    max_size=6,
+).map("".join)
+"""Templates over a small alphabet: literals, both supported expressions and malformed ones."""
+
+uri_texts = st.text(alphabet="ab/.\n}{", max_size=10)
+"""URIs over the characters the template alphabet cares about."""

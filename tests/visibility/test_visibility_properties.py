@@ -3,6 +3,7 @@ as a name that exists nowhere (VIS-PROP-1)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,9 +117,7 @@ def _strictly_hidden(
     return template is not None and hides(ComponentKind.RESOURCE_TEMPLATE, template)
 
 
-@settings(max_examples=100, deadline=None)
-@given(catalogs(), policies(), identities(), versions, profiles)
-def test_hidden_components_are_never_listed(
+def check_never_listed(
     catalog: Catalog,
     policy: Visibility,
     identity: Identity,
@@ -147,9 +146,7 @@ def test_hidden_components_are_never_listed(
             assert out == Listed(kind, want, page.next_cursor)
 
 
-@settings(max_examples=100, deadline=None)
-@given(catalogs(), policies(), identities(), versions, st.booleans())
-def test_strict_hidden_answers_equal_nowhere_answers(
+def check_strict_equal_nowhere(
     catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion, bogus: bool
 ) -> None:
     """Strict: every hidden tool, prompt and resource URI gets the answer a name that exists
@@ -182,9 +179,7 @@ def test_strict_hidden_answers_equal_nowhere_answers(
         )
 
 
-@settings(max_examples=100, deadline=None)
-@given(catalogs(), policies(), identities(), versions)
-def test_turbomcp_first_page_hidden_answers_equal_nowhere_answers(
+def check_turbomcp_equal_nowhere(
     catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion
 ) -> None:
     """turbomcp: a tool or prompt hidden on the first page is answered as a name that exists
@@ -206,3 +201,78 @@ def test_turbomcp_first_page_hidden_answers_equal_nowhere_answers(
                 assert answer(out, catalog, kind, key, version) == answer(
                     reference, catalog, kind, NOWHERE_NAME, version
                 )
+
+
+FAST = settings(max_examples=40, deadline=None)
+SLOW = settings(max_examples=600, deadline=None)
+LISTED = given(catalogs(), policies(), identities(), versions, profiles)
+STRICT_ARGS = given(catalogs(), policies(), identities(), versions, st.booleans())
+TURBO_ARGS = given(catalogs(), policies(), identities(), versions)
+
+
+@FAST
+@LISTED
+def test_hidden_components_are_never_listed(
+    catalog: Catalog,
+    policy: Visibility,
+    identity: Identity,
+    version: ProtocolVersion,
+    profile: Profile,
+) -> None:
+    """Every page of every list holds exactly its visible components, in order (VIS-PROP-1,
+    VIS-LIST-1)."""
+    check_never_listed(catalog, policy, identity, version, profile)
+
+
+@pytest.mark.slow
+@SLOW
+@LISTED
+def test_hidden_components_are_never_listed_long(
+    catalog: Catalog,
+    policy: Visibility,
+    identity: Identity,
+    version: ProtocolVersion,
+    profile: Profile,
+) -> None:
+    """The list property over many more examples (VIS-PROP-1)."""
+    check_never_listed(catalog, policy, identity, version, profile)
+
+
+@FAST
+@STRICT_ARGS
+def test_strict_hidden_answers_equal_nowhere_answers(
+    catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion, bogus: bool
+) -> None:
+    """Strict: hidden answers equal nowhere answers modulo the name, bogus requestState or not
+    (VIS-PROP-1, VIS-STRICT-1, VIS-STRICT-5)."""
+    check_strict_equal_nowhere(catalog, policy, identity, version, bogus)
+
+
+@pytest.mark.slow
+@SLOW
+@STRICT_ARGS
+def test_strict_hidden_answers_equal_nowhere_answers_long(
+    catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion, bogus: bool
+) -> None:
+    """The strict relational property over many more examples (VIS-PROP-1)."""
+    check_strict_equal_nowhere(catalog, policy, identity, version, bogus)
+
+
+@FAST
+@TURBO_ARGS
+def test_turbomcp_first_page_hidden_answers_equal_nowhere_answers(
+    catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion
+) -> None:
+    """turbomcp: first-page hidden tools and prompts answer as nowhere names do (VIS-PROP-1,
+    VIS-CALL-2, VIS-CALL-3)."""
+    check_turbomcp_equal_nowhere(catalog, policy, identity, version)
+
+
+@pytest.mark.slow
+@SLOW
+@TURBO_ARGS
+def test_turbomcp_first_page_hidden_answers_equal_nowhere_answers_long(
+    catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion
+) -> None:
+    """The turbomcp relational property over many more examples (VIS-PROP-1)."""
+    check_turbomcp_equal_nowhere(catalog, policy, identity, version)
