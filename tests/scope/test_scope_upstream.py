@@ -63,24 +63,27 @@ def test_resolve_matching_grants_enforces_domain_audience_and_memory_constraints
     """Glob, audience, store and Custom pass together; each wrong value fails (SCOPE-ALLOW-3)."""
     s = scope(
         grant(
-            constraints=[
+            "web",
+            "send",
+            [
                 con("domain_glob", "*.example.com"),
-                con("audience_allowlist", ["#ops"]),
+                con("audience_allowlist", ["security", "ops"]),
                 con("memory_store_allowlist", ["case-notes"]),
-                con("custom", ["tenant", "acme"]),
-            ]
+                con("custom", ["ticket", "INC-123"]),
+            ],
         )
     )
     good: dict[str, JSON] = {
-        "url": "https://api.example.com/v1",
-        "channel": "#ops",
-        "store": "case-notes",
-        "tenant": "acme",
+        "url": "https://api.example.com/v1/events",
+        "audience": ["security", "ops"],
+        "memory_store": "case-notes",
+        "meta": {"ticket": "INC-123"},
     }
-    assert _count(s, good) == 1
-    assert _count(s, {**good, "url": "https://api.evil.com/v1"}) == 0
-    assert _count(s, {**good, "channel": "#eng"}) == 0
-    assert _count(s, {**good, "store": "scratch"}) == 0
+    one: dict[str, JSON] = {**good, "audience": ["security"]}
+    assert _count(s, good, "send", "web") == 1
+    assert _count(s, {**one, "url": "https://api.evil.test/v1/events"}, "send", "web") == 0
+    assert _count(s, {**good, "audience": ["finance"]}, "send", "web") == 0
+    assert _count(s, {**one, "memory_store": "scratch"}, "send", "web") == 0
 
 
 def test_resolve_matching_grants_audience_allowlist_rejects_non_string_values() -> None:
@@ -119,8 +122,8 @@ def test_resolve_matching_grants_memory_store_allowlist_rejects_non_string_value
 
 def test_resolve_matching_grants_fails_closed_on_unsupported_constraints() -> None:
     """RegexMatch on the target grant is a ConstraintError (SCOPE-CON-2)."""
-    s = scope(grant(constraints=[con("regex_match", "^/safe/")]))
-    result = resolve_matching_grants(s, "read", "files", {"path": "/safe/x"})
+    s = scope(grant("web", "send", [con("regex_match", "^safe$")]))
+    result = resolve_matching_grants(s, "send", "web", {"value": "safe"})
     assert result == ConstraintError("portable kernel cannot safely evaluate regex_match")
 
 
@@ -148,7 +151,7 @@ def test_resolve_matching_grants_fails_closed_when_target_match_has_unsupported_
         grant("srv-a", "echo", [con("minimum_runtime_assurance", "attested")]),
         grant("*", "*"),
     )
-    result = resolve_matching_grants(s, "echo", "srv-a", {})
+    result = resolve_matching_grants(s, "echo", "srv-a", {"msg": "hello"})
     assert isinstance(result, ConstraintError)
     assert "minimum_runtime_assurance" in result.message
 
@@ -157,18 +160,19 @@ def test_resolve_matching_grants_ignores_unsupported_constraints_on_unrelated_gr
     """The refused constraint sits on srv-b: exactly one match, index 1 (SCOPE-RES-2)."""
     s = scope(
         grant("srv-b", "echo", [con("minimum_runtime_assurance", "attested")]),
-        grant("*", "*"),
+        grant("srv-a", "echo"),
     )
-    assert _ranked(resolve_matching_grants(s, "echo", "srv-a", {})) == [(1, (0, 0, 0))]
+    result = resolve_matching_grants(s, "echo", "srv-a", {"msg": "hello"})
+    assert _ranked(result) == [(1, (1, 1, 0))]
 
 
 def test_evaluate_path_prefix_family() -> None:
     """Prefix .../safe denies sibling, traversal and safeX; admits a child (SCOPE-PATH-4)."""
-    s = scope(grant(constraints=[con("path_prefix", "/srv/app/safe")]))
-    assert _count(s, {"path": "/srv/app/safe/file.txt"}) == 1
-    assert _count(s, {"path": "/srv/app/unsafe/file.txt"}) == 0
-    assert _count(s, {"path": "/srv/app/safe/../secret.txt"}) == 0
-    assert _count(s, {"path": "/srv/app/safeX/file.txt"}) == 0
+    s = scope(grant("srv-a", "echo", [con("path_prefix", "/workspace/safe")]))
+    assert _count(s, {"path": "/workspace/safe/file.txt"}, "echo", "srv-a") == 1
+    assert _count(s, {"path": "/workspace/unsafe/file.txt"}, "echo", "srv-a") == 0
+    assert _count(s, {"path": "/workspace/safe/../secret.txt"}, "echo", "srv-a") == 0
+    assert _count(s, {"path": "/workspace/safeX/file.txt"}, "echo", "srv-a") == 0
 
 
 def test_evaluate_out_of_scope_through_capability_wrapper() -> None:
