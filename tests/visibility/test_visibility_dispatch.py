@@ -211,5 +211,7 @@ def test_serde_unexpected_texts() -> None:
     assert unexpected(1e20) == "floating point `1e20`"
     assert unexpected(-0.0) == "floating point `-0.0`"
     assert unexpected("a\tb\u0007") == 'string "a\\tb\\u{7}"'
+    assert unexpected("e\u0301\u00ad\u200b x") == 'string "e\\u{301}\\u{ad}\\u{200b} x"'
+    assert unexpected("\u00e9\u4e2d") == 'string "\u00e9\u4e2d"'
     assert unexpected([]) == "sequence"
     assert unexpected({}) == "map"
