@@ -35,7 +35,8 @@ def _count(s: object, args: JSON, tool: str = "read", server: str = "files") -> 
 
 def test_exact_grants_sort_ahead_of_wildcard_fallbacks() -> None:
     """[*/*, files/read]: position 0 is index 1 at (1,1,0) (SCOPE-RANK-1, SCOPE-RANK-2)."""
-    result = resolve_matching_grants(scope(grant("*", "*"), grant()), "read", "files", None)
+    args: JSON = {"path": "/tenant/a/private/report.txt"}
+    result = resolve_matching_grants(scope(grant("*", "*"), grant()), "read", "files", args)
     assert _ranked(result) == [(1, (1, 1, 0)), (0, (0, 0, 0))]
 
 
