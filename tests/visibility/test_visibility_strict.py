@@ -254,3 +254,19 @@ def test_tasks_paths_skip_the_policy_in_turbomcp_only() -> None:
         assert out == unknown_tool("rotate_keys", version)
     plain_call = dispatch(CATALOG, call("rotate_keys"), LEGACY, POLICY, tasks_enabled=True)
     assert plain_call == unknown_tool("rotate_keys", LEGACY)
+
+
+def test_subscribing_to_a_hidden_resource_passes_in_turbomcp_only() -> None:
+    """resources/subscribe is unjudged in turbomcp; strict refuses hidden and unknown URIs
+    alike and lets visible ones through (VIS-PASS-1, VIS-STRICT-7)."""
+    hidden = Request(1, "resources/subscribe", {"uri": "mem://secret"})
+    unknown = Request(1, "resources/subscribe", {"uri": "mem://nope"})
+    shown = Request(1, "resources/subscribe", {"uri": "mem://public"})
+    assert dispatch(CATALOG, hidden, LEGACY, POLICY) == Dispatched()
+    refused_hidden = dispatch(CATALOG, hidden, LEGACY, POLICY, profile=STRICT)
+    refused_unknown = dispatch(CATALOG, unknown, LEGACY, POLICY, profile=STRICT)
+    assert _strip(refused_hidden, "mem://secret") == _strip(refused_unknown, "mem://nope")
+    assert isinstance(refused_hidden, Refused)
+    assert dispatch(CATALOG, shown, LEGACY, POLICY, profile=STRICT) == Dispatched()
+    malformed = Request(1, "resources/subscribe", {"uri": 5})
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == Dispatched()

@@ -33,6 +33,7 @@ RESOURCES_READ = "resources/read"
 PROMPTS_LIST = "prompts/list"
 PROMPTS_GET = "prompts/get"
 COMPLETION_COMPLETE = "completion/complete"
+RESOURCES_SUBSCRIBE = "resources/subscribe"
 
 
 class Profile(enum.Enum):
@@ -451,7 +452,8 @@ def dispatch(
     ``verify_state``, in that order (VIS-ORDER-1); a hidden component is refused as a
     nonexistent one.  ``tasks_enabled`` models ``ServerBuilder::with_tasks()`` on 2025-11-25,
     whose task paths skip the policy in the ``turbomcp`` profile (VIS-TASK-1).  Every other
-    method reaches its handler; the ``strict`` profile also checks completion references.
+    method reaches its handler; the ``strict`` profile also checks completion references and
+    ``resources/subscribe`` (VIS-STRICT-4, VIS-STRICT-7).
     """
     ctx = context_of(request, version)
     strict = profile is Profile.STRICT
@@ -499,4 +501,10 @@ def dispatch(
                 ComponentKind.PROMPT if ref[0] is ComponentKind.PROMPT else ComponentKind.RESOURCE
             )
             return refusal(kind, ref[1], request.id, version)
+    if strict and policy is not None and method == RESOURCES_SUBSCRIBE:
+        uri = params.get("uri") if isinstance(params, dict) else None
+        if isinstance(uri, str) and is_hidden(
+            catalog, policy, ComponentKind.RESOURCE, uri, ctx, profile=profile
+        ):
+            return refusal(ComponentKind.RESOURCE, uri, request.id, version)
     return Dispatched()
