@@ -392,9 +392,11 @@ def _call_key(request: Request) -> tuple[ComponentKind, str] | RpcError:
         parsed = deserialize_struct(name, fields, params)
     except SerdeError as exc:
         return _parse_error(method, exc)
-    value = parsed[key]
-    assert isinstance(value, str)  # deserialize_struct checked the field's type
-    return kind, value
+    value = parsed.get(key)
+    if isinstance(value, str):
+        return kind, value
+    # Unreachable: the field is required and typed a string; kept so the function stays total.
+    return _parse_error(method, SerdeError(f"missing field `{key}`"))
 
 
 def _completion_target(params: JSON) -> tuple[ComponentKind, str] | None:
@@ -404,13 +406,11 @@ def _completion_target(params: JSON) -> tuple[ComponentKind, str] | None:
     ref = params.get("ref")
     if not isinstance(ref, dict):
         return None
-    if ref.get("type") == "ref/prompt" and isinstance(ref.get("name"), str):
-        name = ref["name"]
-        assert isinstance(name, str)  # checked just above
+    name = ref.get("name")
+    if ref.get("type") == "ref/prompt" and isinstance(name, str):
         return ComponentKind.PROMPT, name
-    if ref.get("type") == "ref/resource" and isinstance(ref.get("uri"), str):
-        uri = ref["uri"]
-        assert isinstance(uri, str)  # checked just above
+    uri = ref.get("uri")
+    if ref.get("type") == "ref/resource" and isinstance(uri, str):
         return ComponentKind.RESOURCE_TEMPLATE, uri
     return None
 
