@@ -215,3 +215,48 @@ def test_serde_unexpected_texts() -> None:
     assert unexpected("\u00e9\u4e2d") == 'string "\u00e9\u4e2d"'
     assert unexpected([]) == "sequence"
     assert unexpected({}) == "map"
+
+
+def _error_message(outcome: object) -> str:
+    """The error message of a refused outcome."""
+    assert isinstance(outcome, Refused)
+    error = outcome.response["error"]
+    assert isinstance(error, dict)
+    return str(error["message"])
+
+
+def test_absent_params_at_the_dispatch_layer() -> None:
+    """dispatch_capability's own answer for absent params: '<method> requires params'
+    (VIS-PARSE-1); the harness never gets here because routing stamps params in."""
+    for method in ("tools/call", "prompts/get", "resources/read"):
+        out = dispatch(CATALOG, Request(1, method, None), DRAFT, HIDES_INTERNAL)
+        assert _error_message(out) == f"invalid params: {method} requires params"
+
+
+def test_positional_params_at_the_dispatch_layer() -> None:
+    """serde's derive reads array params positionally, with its own length messages
+    (VIS-PARSE-3, VIS-PARSE-2)."""
+    pe = "invalid params: invalid tools/call params: "
+    hidden = dispatch(CATALOG, Request(1, "tools/call", ["rotate_keys"]), LEGACY, HIDES_INTERNAL)
+    assert isinstance(hidden, Refused)
+    assert "unknown tool: rotate_keys" in str(hidden.response)
+    shown = dispatch(CATALOG, Request(1, "tools/call", ["read", {}]), LEGACY, HIDES_INTERNAL)
+    assert shown == Dispatched()
+    empty = dispatch(CATALOG, Request(1, "tools/call", []), LEGACY, HIDES_INTERNAL)
+    assert _error_message(empty) == (
+        pe + "invalid length 0, expected struct RawCallToolParams with 2 elements"
+    )
+    long = dispatch(CATALOG, Request(1, "tools/call", ["read", {}, 1]), LEGACY, HIDES_INTERNAL)
+    assert _error_message(long) == pe + "invalid length 3, expected fewer elements in array"
+    read = dispatch(CATALOG, Request(1, "resources/read", []), LEGACY, HIDES_INTERNAL)
+    assert _error_message(read) == (
+        "invalid params: invalid resources/read params: "
+        "invalid length 0, expected struct RawReadResourceParams with 1 element"
+    )
+    bad_args = dispatch(CATALOG, Request(1, "tools/call", ["read", 5]), LEGACY, HIDES_INTERNAL)
+    assert _error_message(bad_args) == pe + "invalid type: integer `5`, expected a map"
+    scalar = dispatch(CATALOG, Request(1, "prompts/get", 3), LEGACY, HIDES_INTERNAL)
+    assert _error_message(scalar) == (
+        "invalid params: invalid prompts/get params: "
+        "invalid type: integer `3`, expected struct RawGetPromptParams"
+    )

@@ -79,7 +79,7 @@ def _dispatch(raw: JSON) -> dict[str, JSON]:
     policy = None if policy_value is None else decode_policy(policy_value)
     version = decode_version(_field(obj, "protocol_version"))
     catalog = decode_catalog(_field(obj, "catalog"))
-    request = decode_request(_field(obj, "request"))
+    request = decode_request(_field(obj, "request"), version)
     return encode_outcome(dispatch(catalog, request, version, policy))
 
 

@@ -121,9 +121,21 @@ def decode_catalog(value: JSON) -> Catalog:
     return Catalog(*listings)
 
 
-def decode_request(value: JSON) -> Request:
-    """A JSON-RPC request: ``id`` an i64 or a string, ``method`` a string, ``jsonrpc`` (when
-    present) a string, ``params`` any value (``null`` reads as absent)."""
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+"""The request ``_meta`` key turbomcp routes a request by."""
+
+
+def decode_request(value: JSON, version: ProtocolVersion) -> Request:
+    """A JSON-RPC request as turbomcp's dispatcher receives it once routed to ``version``.
+
+    ``id`` is an i64 or a string, ``method`` a string, ``jsonrpc`` (when present) a string.
+    turbomcp routes a request by ``params._meta["io.modelcontextprotocol/protocolVersion"]``,
+    which its session adapter stamps in when absent, creating ``params`` (and ``_meta``) when
+    there is none (VIS-HARN-4).  So absent or ``null`` params arrive as ``{}``; params that are
+    not an object, or whose ``_meta`` is not an object, cannot carry the version and never reach
+    the visibility layer (the router answers them), as does a request whose own version
+    differs from ``version``: those are invalid input here.
+    """
     obj = _object(value, "input.request")
     ident = _field(obj, "id", "input.request")
     if isinstance(ident, bool) or not isinstance(ident, int | str):
@@ -133,7 +145,23 @@ def decode_request(value: JSON) -> Request:
     method = _string(_field(obj, "method", "input.request"), "input.request.method")
     if "jsonrpc" in obj:
         _string(obj["jsonrpc"], "input.request.jsonrpc")
-    return Request(ident, method, obj.get("params"))
+    params = obj.get("params")
+    if params is None:
+        return Request(ident, method, {})
+    if not isinstance(params, dict):
+        raise InputError(
+            "input.request.params must be an object or absent: turbomcp cannot route a request "
+            "whose params cannot carry _meta"
+        )
+    meta = params.get("_meta")
+    if "_meta" in params and not isinstance(meta, dict):
+        raise InputError("input.request.params._meta must be an object when present")
+    claimed = meta.get(PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
+    if isinstance(claimed, str) and claimed != version.value:
+        raise InputError(
+            "input.request.params._meta names a protocol version other than protocol_version"
+        )
+    return Request(ident, method, params)
 
 
 _LIST_KEY: dict[ComponentKind, str] = {
