@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr.errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
-from mcp_touchstone.mrtr.payload import describe_unexpected
 from mcp_touchstone.mrtr.requests import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
 
@@ -157,7 +157,7 @@ def parse_capabilities(value: JSON) -> ClientMrtrCapabilities:
         fields = [*value, None, None, None][:3]
     else:
         raise CapabilityError(
-            f"invalid type: {describe_unexpected(value)}, expected struct ClientMrtrCapabilities"
+            f"invalid type: {unexpected(value)}, expected struct ClientMrtrCapabilities"
         )
     return ClientMrtrCapabilities(
         elicitation=_elicitation(fields[0]),

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr.capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
     parse_capabilities,
 )
 from mcp_touchstone.mrtr.errors import INVALID_PARAMS, RpcError
-from mcp_touchstone.mrtr.payload import describe_unexpected
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -53,14 +53,14 @@ class RequestMeta:
 def _opt_str(meta: dict[str, JSON], key: str) -> None:
     value = meta.get(key)
     if value is not None and not isinstance(value, str):
-        raise MetaError(f"invalid type: {describe_unexpected(value)}, expected a string")
+        raise MetaError(f"invalid type: {unexpected(value)}, expected a string")
 
 
 def parse_request_meta(meta: JSON) -> RequestMeta:
     """Parse a request ``_meta`` object under neva's ``RequestParamsMeta`` field types;
     any malformed modelled field fails the whole parse (MRTR-RETRY-4)."""
     if not isinstance(meta, dict):
-        raise MetaError(f"invalid type: {describe_unexpected(meta)}, expected struct")
+        raise MetaError(f"invalid type: {unexpected(meta)}, expected struct")
     token = meta.get("progressToken")
     # neva's ProgressToken visitor takes integers and strings only (no floats, no booleans).
     if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):

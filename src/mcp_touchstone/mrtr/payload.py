@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
-from mcp_touchstone.serde_json import JSON, JsonError, format_float, from_str, to_string_ordered
+from mcp_touchstone._serde import invalid_type
+from mcp_touchstone.serde_json import JSON, JsonError, from_str, to_string_ordered
 
-__all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "describe_unexpected"]
+__all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
 
 FIELD_ORDER: tuple[str, ...] = (
     "answers",
@@ -39,25 +40,8 @@ class PayloadError(ValueError):
     """A plaintext that ``serde_json`` would not decode as a ``StatePayload``."""
 
 
-def describe_unexpected(value: JSON) -> str:
-    """serde's ``Unexpected`` wording for a JSON value (``integer `5```, ``map``...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean `{'true' if value else 'false'}`"
-    if isinstance(value, int):
-        return f"integer `{value}`"
-    if isinstance(value, float):
-        return f"floating point `{format_float(value)}`"
-    if isinstance(value, str):
-        return f'string "{value}"'
-    if isinstance(value, list):
-        return "sequence"
-    return "map"
-
-
 def _invalid_type(value: JSON, expected: str) -> str:
-    return f"invalid type: {describe_unexpected(value)}, expected {expected}"
+    return invalid_type(value, expected)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from mcp_touchstone.mrtr.payload import describe_unexpected
+from mcp_touchstone._serde import unexpected
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -68,7 +68,7 @@ class InputRequest:
 
 
 def _type_error(value: JSON, expected: str) -> InputRequestError:
-    return InputRequestError(f"invalid type: {describe_unexpected(value)}, expected {expected}")
+    return InputRequestError(f"invalid type: {unexpected(value)}, expected {expected}")
 
 
 def _require_str(obj: dict[str, JSON], name: str) -> None:

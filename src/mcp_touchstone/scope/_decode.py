@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any, Final, TypeVar
 
+from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -76,25 +77,8 @@ class ScopeDecodeError(ValueError):
         self.problem = problem
 
 
-def _kind_of(value: JSON) -> str:
-    """serde's name for the JSON type of ``value`` in "invalid type" messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean `{'true' if value else 'false'}`"
-    if isinstance(value, int):
-        return f"integer `{value}`"
-    if isinstance(value, float):
-        return f"floating point `{value!r}`"
-    if isinstance(value, str):
-        return f"string {value!r}"
-    if isinstance(value, list):
-        return "sequence"
-    return "map"
-
-
 def _invalid_type(where: str, value: JSON, expected: str) -> ScopeDecodeError:
-    return ScopeDecodeError(where, f"invalid type: {_kind_of(value)}, expected {expected}")
+    return ScopeDecodeError(where, invalid_type(value, expected))
 
 
 # --------------------------------------------------------------------------- primitives
