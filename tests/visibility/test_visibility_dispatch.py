@@ -260,3 +260,17 @@ def test_positional_params_at_the_dispatch_layer() -> None:
         "invalid params: invalid prompts/get params: "
         "invalid type: integer `3`, expected struct RawGetPromptParams"
     )
+
+
+def test_a_visibility_subclass_keeps_its_own_verdict() -> None:
+    """The dispatcher's fast path is for the built-in policy only: a subclass that overrides
+    the verdict is still consulted per component (VIS-POL-5)."""
+
+    class HideRead(Visibility):
+        def __call__(self, component: VisibleComponent, /) -> bool:
+            return component.id != "read"
+
+    out = dispatch(CATALOG, as_caller("tools/list", {}), DRAFT, HideRead())
+    assert ids(out) == ["rotate_keys", "wipe"]
+    refused = dispatch(CATALOG, as_caller("tools/call", {"name": "read"}), DRAFT, HideRead())
+    assert isinstance(refused, Refused)

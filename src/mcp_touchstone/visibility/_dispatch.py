@@ -19,6 +19,7 @@ from mcp_touchstone.visibility._policy import (
     ComponentKind,
     ProtocolVersion,
     RequestContext,
+    Visibility,
     VisibilityPolicy,
     VisibleComponent,
 )
@@ -282,6 +283,8 @@ def _judge(
     policy: VisibilityPolicy, kind: ComponentKind, entry: Entry, ctx: RequestContext
 ) -> bool:
     """Whether ``policy`` hides ``entry``."""
+    if type(policy) is Visibility:  # exact type: a subclass may override the verdict
+        return not policy.admits(entry.meta, ctx)
     return not policy(VisibleComponent(kind, entry.id, entry.meta, ctx))
 
 
@@ -335,6 +338,8 @@ def filter_entries(
     """The entries ``policy`` admits, order kept; all of them without a policy (VIS-LIST-1)."""
     if policy is None:
         return items
+    if type(policy) is Visibility:  # exact type: a subclass may override the verdict
+        return tuple(e for e in items if policy.admits(e.meta, ctx))
     return tuple(e for e in items if policy(VisibleComponent(kind, e.id, e.meta, ctx)))
 
 
