@@ -3,6 +3,7 @@ re-expressed, plus pagination, list errors and parse messages."""
 
 from __future__ import annotations
 
+from mcp_touchstone._serde import unexpected
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     IDENTITY_KEY,
@@ -22,7 +23,6 @@ from mcp_touchstone.visibility import (
     VisibleComponent,
     dispatch,
 )
-from mcp_touchstone.visibility._serde import unexpected
 
 DRAFT = ProtocolVersion.V2026_07_28
 LEGACY = ProtocolVersion.V2025_11_25
@@ -208,7 +208,7 @@ def test_serde_unexpected_texts() -> None:
     assert unexpected(None) == "null"
     assert unexpected(False) == "boolean `false`"
     assert unexpected(-3) == "integer `-3`"
-    assert unexpected(1e20) == "floating point `1e20`"
+    assert unexpected(1e20) == "floating point `1e+20`"
     assert unexpected(-0.0) == "floating point `-0.0`"
     assert unexpected("a\tb\u0007") == 'string "a\\tb\\u{7}"'
     assert unexpected("e\u0301\u00ad\u200b x") == 'string "e\\u{301}\\u{ad}\\u{200b} x"'
