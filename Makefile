@@ -7,10 +7,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
-STAMP_PROOFS := $(VENV)/.stamp-proofs
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test lint typecheck unit slow proofs bench vectors-lint clean
+.PHONY: demo test slow bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +22,6 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(STAMP_RUN)
-
-$(STAMP_PROOFS): pyproject.toml | $(STAMP_DEV)
-	$(BIN)/python -m pip install --quiet -e '.[dev,proofs]'
-	@touch $@
 
 $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
@@ -46,10 +41,6 @@ test: $(STAMP_DEV)
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
 slow: $(STAMP_DEV)
 	$(BIN)/pytest -q -m slow
-
-## proofs: CrossHair contracts and Z3 models (budget stated in proofs/README.md).
-proofs: $(STAMP_PROOFS)
-	$(BIN)/pytest -q -m proof
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
 bench: $(STAMP_BENCH)
