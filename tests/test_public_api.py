@@ -1,0 +1,45 @@
+"""The public API: small, typed, documented (every exported name has a docstring)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+import mcp_touchstone
+
+PUBLIC_MODULES = [
+    "mcp_touchstone",
+    "mcp_touchstone.serde_json",
+    "mcp_touchstone.conformance",
+    "mcp_touchstone.scope",
+    "mcp_touchstone.visibility",
+    "mcp_touchstone.mrtr",
+]
+
+
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
+def test_exports_exist_and_are_documented(name: str) -> None:
+    """Every name in a public module's __all__ exists, and functions and classes are documented."""
+    module = importlib.import_module(name)
+    assert module.__doc__, name
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    for attr in exported:
+        obj = getattr(module, attr)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert inspect.getdoc(obj), f"{name}.{attr} has no docstring"
+
+
+def test_package_is_typed() -> None:
+    """The package ships py.typed (PEP 561)."""
+    assert (Path(mcp_touchstone.__file__).parent / "py.typed").is_file()
+
+
+def test_version_matches_distribution() -> None:
+    """__version__ agrees with the installed distribution's metadata."""
+    from importlib.metadata import version
+
+    assert mcp_touchstone.__version__ == version("mcp-touchstone")
