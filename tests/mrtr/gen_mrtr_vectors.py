@@ -112,6 +112,23 @@ def err(code: int, message: str) -> dict[str, Any]:
 INVALID = {"error": {"kind": "invalid_input", "message": "(not compared)"}}
 
 
+def opened(**fields: Any) -> dict[str, Any]:
+    """The harness's answer for an opened payload: every field, the defaults where not
+    given (a minimal payload with ``exp`` 5 and ``req`` "r")."""
+    payload: dict[str, Any] = {
+        "answers": {},
+        "requested": [],
+        "memos": {},
+        "effects": [],
+        "exp": 5,
+        "req": "r",
+        "principal": None,
+        "aud": None,
+    }
+    payload.update(fields)
+    return {"payload": payload}
+
+
 # ----------------------------------------------------------------------------- binding
 def binding_vectors() -> None:
     notes = {
@@ -606,18 +623,7 @@ def flip_last(text: str) -> str:
     return text[:-1] + ("A" if text[-1] != "A" else "Q")
 
 
-MIN_OK: dict[str, Any] = {
-    "payload": {
-        "answers": {},
-        "requested": [],
-        "memos": {},
-        "effects": [],
-        "exp": 5,
-        "req": "r",
-        "principal": None,
-        "aud": None,
-    }
-}
+MIN_OK: dict[str, Any] = opened()
 
 
 def open_vectors() -> None:
@@ -981,18 +987,7 @@ def open_vectors() -> None:
         "mrtr-open-json-minimal",
         "only answers, exp and req: the rest defaults (payload_without_memos_or_effects_decodes_with_defaults)",
         b'{"answers":{},"exp":5,"req":"r"}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(),
         ["MRTR-PAYLOAD-2"],
         "Payload",
     )
@@ -1024,18 +1019,7 @@ def open_vectors() -> None:
         "mrtr-open-json-duplicate-unknown",
         "a repeated unknown field is ignored",
         b'{"answers":{},"x":1,"x":[2],"exp":5,"req":"r"}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(),
         ["MRTR-PAYLOAD-4"],
         "Payload",
     )
@@ -1070,18 +1054,7 @@ def open_vectors() -> None:
         "mrtr-open-json-exp-u64-max",
         "exp u64::MAX is valid",
         b'{"answers":{},"exp":18446744073709551615,"req":"r"}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 18446744073709551615,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(exp=18446744073709551615),
         ["MRTR-PAYLOAD-3"],
         "Payload",
     )
@@ -1097,18 +1070,7 @@ def open_vectors() -> None:
         "mrtr-open-json-trailing-ws",
         "trailing whitespace is fine",
         b' {"answers":{},"exp":5,"req":"r"} \n\t',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(),
         ["MRTR-PAYLOAD-6"],
         "Payload",
     )
@@ -1116,18 +1078,7 @@ def open_vectors() -> None:
         "mrtr-open-json-v1-with-aud",
         "a v1 token whose payload has aud plus an unknown field: the version is not checked against the payload",
         b'{"answers":{},"exp":5,"req":"r","aud":"svc","future":{"a":[1,2]}}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": "svc",
-            }
-        },
+        opened(aud="svc"),
         ["MRTR-TOKEN-2", "MRTR-PAYLOAD-4"],
         "Payload",
     )
@@ -1135,18 +1086,7 @@ def open_vectors() -> None:
         "mrtr-open-json-v2-without-aud",
         "a v2 token whose payload lacks aud",
         b'{"answers":{},"exp":5,"req":"r"}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(),
         ["MRTR-TOKEN-2"],
         "Payload",
         version="v2",
@@ -1179,18 +1119,7 @@ def open_vectors() -> None:
         "mrtr-open-json-effects-dedupe",
         "effects is a set: duplicates collapse, reported sorted",
         b'{"answers":{},"exp":5,"req":"r","effects":["b","a","b"]}',
-        {
-            "payload": {
-                "answers": {},
-                "requested": [],
-                "memos": {},
-                "effects": ["a", "b"],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(effects=["a", "b"]),
         ["MRTR-PAYLOAD-5"],
         "Payload",
     )
@@ -1214,18 +1143,7 @@ def open_vectors() -> None:
         "mrtr-open-json-sequence-form",
         "serde reads a struct from an array in field order; trailing defaulted aud may be left out",
         b'[{"k":1},["q"],{},["e"],9,"r",null]',
-        {
-            "payload": {
-                "answers": {"k": 1},
-                "requested": ["q"],
-                "memos": {},
-                "effects": ["e"],
-                "exp": 9,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(answers={"k": 1}, requested=["q"], effects=["e"], exp=9),
         ["MRTR-PAYLOAD-6"],
         "Payload",
     )
@@ -1241,18 +1159,7 @@ def open_vectors() -> None:
         "mrtr-open-json-answers-duplicate-key",
         "duplicate keys inside answers: the last wins (a map, not a struct)",
         b'{"answers":{"k":1,"k":2},"exp":5,"req":"r"}',
-        {
-            "payload": {
-                "answers": {"k": 2},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(answers={"k": 2}),
         ["MRTR-PAYLOAD-7"],
         "Payload",
     )
@@ -1260,18 +1167,7 @@ def open_vectors() -> None:
         "mrtr-open-json-float-value",
         "answer values keep serde_json's number model (1.0 stays a float)",
         b'{"answers":{"k":{"a":1.0,"b":-0}},"exp":5,"req":"r"}',
-        {
-            "payload": {
-                "answers": {"k": {"a": 1.0, "b": -0.0}},
-                "requested": [],
-                "memos": {},
-                "effects": [],
-                "exp": 5,
-                "req": "r",
-                "principal": None,
-                "aud": None,
-            }
-        },
+        opened(answers={"k": {"a": 1.0, "b": -0.0}}),
         ["MRTR-PAYLOAD-7"],
         "Payload",
     )
@@ -1400,32 +1296,14 @@ def verify_vectors() -> None:
         + req
         + '","principal":"alice","aud":null}'
     ).encode()
-    payload = {
-        "answers": {},
-        "requested": ["ask"],
-        "memos": {},
-        "effects": [],
-        "exp": 1000,
-        "req": req,
-        "principal": "alice",
-        "aud": None,
-    }
+    payload = opened(requested=["ask"], exp=1000, req=req, principal="alice")["payload"]
     tok = token(plain)
     aud_plain = (
         '{"answers":{},"requested":[],"memos":{},"effects":[],"exp":1000,"req":"'
         + req
         + '","principal":null,"aud":"svc"}'
     ).encode()
-    aud_payload = {
-        "answers": {},
-        "requested": [],
-        "memos": {},
-        "effects": [],
-        "exp": 1000,
-        "req": req,
-        "principal": None,
-        "aud": "svc",
-    }
+    aud_payload = opened(exp=1000, req=req, aud="svc")["payload"]
     aud_tok = token(aud_plain, version="v2")
     unbound_plain = (
         '{"answers":{},"requested":[],"memos":{},"effects":[],"exp":1000,"req":"'
@@ -1680,18 +1558,7 @@ def verify_vectors() -> None:
                     "max_state_bytes": 8192,
                 },
             ),
-            {
-                "payload": {
-                    "answers": {},
-                    "requested": [],
-                    "memos": {},
-                    "effects": [],
-                    "exp": 5,
-                    "req": "tools/call:" + sha_b64("null"),
-                    "principal": None,
-                    "aud": None,
-                }
-            },
+            opened(req="tools/call:" + sha_b64("null")),
         ),
     ]
     write(
@@ -1980,6 +1847,10 @@ def allows_vectors() -> None:
             "MALFORMED_INPUT",
             "An envelope or capability value neva refuses (message not compared).",
         ),
+        "Schema": note(
+            "QUIRK",
+            "neva reads a requestedSchema property by dispatching on its type and members, not as an untagged union.",
+        ),
     }
     form: dict[str, Any] = {
         "method": "elicitation/create",
@@ -2258,6 +2129,116 @@ def allows_vectors() -> None:
             "handwritten",
         ),
     ]
+    # neva's Schema::deserialize (types/schema.rs) requires an object, dispatches on its
+    # string `type` and then on which members are present, and reads the chosen struct
+    # alone; each struct keeps unknown members in a flattened `extra` map.
+    schema_rows = [
+        (
+            "untyped-empty",
+            "a property schema without type is refused (Unknown or missing type field)",
+            {},
+            False,
+        ),
+        ("type-object", "type object is no property schema neva reads", {"type": "object"}, False),
+        ("type-not-string", "a non-string type is a missing type", {"type": 5}, False),
+        ("not-object", "a property schema must be an object", ["string"], False),
+        ("string", "a string schema", {"type": "string", "minLength": 1, "format": "email"}, True),
+        (
+            "string-title-number",
+            "title is an optional string",
+            {"type": "string", "title": 5},
+            False,
+        ),
+        ("string-min-negative", "minLength is a usize", {"type": "string", "minLength": -1}, False),
+        (
+            "string-enum-not-list",
+            "type string with enum reads the enum struct, whose enum is a list of strings",
+            {"type": "string", "enum": "a"},
+            False,
+        ),
+        (
+            "enum-default-number",
+            "an untitled single-select enum's default is a string",
+            {"type": "string", "enum": ["a"], "default": 1},
+            False,
+        ),
+        (
+            "legacy-enum-default-extra",
+            "a legacy enum (enumNames present) has no default field: any default is an extra member",
+            {"type": "string", "enum": ["a"], "enumNames": ["A"], "default": 1},
+            True,
+        ),
+        (
+            "titled-single",
+            "a titled single-select enum: oneOf options with const and title",
+            {"type": "string", "oneOf": [{"const": "a", "title": "A"}], "default": "a"},
+            True,
+        ),
+        (
+            "titled-single-no-title",
+            "each oneOf option needs a string title",
+            {"type": "string", "oneOf": [{"const": "a"}]},
+            False,
+        ),
+        (
+            "multi-untitled",
+            "an untitled multi-select: items with enum",
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": ["a", "b"]},
+                "minItems": 1,
+                "maxItems": 2,
+                "default": ["a"],
+            },
+            True,
+        ),
+        (
+            "multi-titled",
+            "a titled multi-select: items with anyOf",
+            {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}},
+            True,
+        ),
+        ("array-no-items", "an array schema needs an items object", {"type": "array"}, False),
+        (
+            "array-plain-items",
+            "items with neither anyOf nor enum are refused (Unknown array schema type)",
+            {"type": "array", "items": {"type": "string"}},
+            False,
+        ),
+        (
+            "number-extra-members",
+            "a number schema keeps members it does not know (minLength is not its field)",
+            {"type": "number", "minLength": "x"},
+            True,
+        ),
+        ("integer", "integer reads as a number schema", {"type": "integer", "minimum": 0}, True),
+        (
+            "number-minimum-string",
+            "minimum is an f64",
+            {"type": "number", "minimum": "0"},
+            False,
+        ),
+        (
+            "boolean-default",
+            "a boolean default is a bool",
+            {"type": "boolean", "default": 1},
+            False,
+        ),
+    ]
+    for sid, comment, prop, ok in schema_rows:
+        params = {"message": "m", "requestedSchema": {"type": "object", "properties": {"p": prop}}}
+        rows.append(
+            (
+                "schema-" + sid,
+                comment,
+                {"elicitation": {}},
+                {"method": "elicitation/create", "params": params},
+                {"allowed": True, "required": F} if ok else E,
+                ["MRTR-REQ-4"],
+                "Schema",
+                "handwritten",
+            )
+        )
     t = [
         case("mrtr-allows-" + i, c, r, [f], {"capabilities": cp, "request": rq}, e, o)
         for i, c, cp, rq, e, r, f, o in rows

@@ -152,10 +152,21 @@ def test_modes_select_the_variant() -> None:
         ({"title": 5}, False),
         ("string", False),
         ({"minLength": -1, "minimum": "x", "default": 3}, False),
+        ({}, False),
+        ({"type": "object"}, False),
+        ({"type": "string", "minLength": -1}, False),
+        ({"type": "string", "oneOf": [{"const": "a", "title": "A"}]}, True),
+        ({"type": "string", "oneOf": [{"const": "a"}]}, False),
+        ({"type": "array", "items": {"enum": ["a"]}, "default": ["a"]}, True),
+        ({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}, True),
+        ({"type": "array", "items": {"type": "string"}}, False),
+        ({"type": "array"}, False),
+        ({"type": "number", "minLength": "x"}, True),
     ],
 )
 def test_requested_schema_properties(schema_property: JSON, ok: bool) -> None:
-    """MRTR-REQ-4: property schemas are judged by neva's untagged Schema (partial model)."""
+    """MRTR-REQ-4: a property schema is read the way neva's Schema reader dispatches, on
+    its type and then on its members (titled and multi-select enums included)."""
     params: JSON = {"message": "m", "requestedSchema": {"properties": {"p": schema_property}}}
     envelope: JSON = {"method": "elicitation/create", "params": params}
     if ok:

@@ -103,42 +103,106 @@ _PROPERTY_TYPES = frozenset({"none", "array", "string", "number", "integer", "bo
 _STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
 
 
-def _property_type_ok(obj: dict[str, JSON]) -> bool:
-    return "type" not in obj or obj["type"] in _PROPERTY_TYPES
+def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
+    """An ``Option<T>`` member: absent or ``null``, or a value ``pred`` accepts."""
+    item = obj.get(name)
+    return item is None or pred(item)
+
+
+def _is_str(value: JSON) -> bool:
+    return isinstance(value, str)
+
+
+def _is_usize(value: JSON) -> bool:
+    return _is_int_in(value, 0, _USIZE_MAX)
+
+
+def _is_f64(value: JSON) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_str_list(value: JSON) -> bool:
+    return isinstance(value, list) and all(isinstance(i, str) for i in value)
+
+
+def _is_enum_option(value: JSON) -> bool:
+    """neva's ``EnumOption``: ``const`` and ``title`` both required strings."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("const"), str)
+        and isinstance(value.get("title"), str)
+    )
+
+
+def _is_enum_option_list(value: JSON) -> bool:
+    return isinstance(value, list) and all(_is_enum_option(i) for i in value)
+
+
+def _required(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
+    return name in obj and pred(obj[name])
 
 
 def _schema_ok(value: JSON) -> bool:
-    """Whether a ``requestedSchema.properties`` value decodes as neva's untagged
-    ``Schema`` (string, number and boolean schemas and the untitled/legacy enums)."""
-    if not isinstance(value, dict) or not _property_type_ok(value):
+    """Whether a ``requestedSchema.properties`` value decodes as neva's ``Schema``.
+
+    neva's ``Schema`` is not untagged: its hand-written reader requires an object and
+    dispatches on ``type`` (a string), then on which members are present, and decodes
+    the chosen struct alone (MRTR-REQ-4): ``string`` with ``enum`` (and ``enumNames``:
+    legacy enum; without: untitled single-select), with ``oneOf`` (titled single-select),
+    else a string schema; ``array`` with an object ``items`` holding ``anyOf`` (titled
+    multi-select) or ``enum`` (untitled multi-select), anything else refused; ``number``
+    and ``integer``; ``boolean``. A missing, non-string or other ``type`` is refused.
+    Every struct reads ``title`` and ``description`` as optional strings and keeps
+    unknown members (``#[serde(flatten)] extra``).
+    """
+    if not isinstance(value, dict):
         return False
-    for name in ("title", "description"):
-        if value.get(name) is not None and not isinstance(value.get(name), str):
+    kind = value.get("type")
+    common = _opt(value, "title", _is_str) and _opt(value, "description", _is_str)
+    if kind == "string":
+        if "enum" in value:
+            tail = (
+                _opt(value, "enumNames", _is_str_list)
+                if "enumNames" in value
+                else _opt(value, "default", _is_str)
+            )
+            return common and _required(value, "enum", _is_str_list) and tail
+        if "oneOf" in value:
+            return (
+                common
+                and _required(value, "oneOf", _is_enum_option_list)
+                and _opt(value, "default", _is_str)
+            )
+        return (
+            common
+            and _opt(value, "minLength", _is_usize)
+            and _opt(value, "maxLength", _is_usize)
+            and _opt(value, "format", lambda x: x in _STRING_FORMATS)
+        )
+    if kind == "array":
+        items = value.get("items")
+        if not isinstance(items, dict):
             return False
-
-    def opt(name: str, pred: Callable[[JSON], bool]) -> bool:
-        item = value.get(name)
-        return item is None or pred(item)
-
-    def usize(x: JSON) -> bool:
-        return _is_int_in(x, 0, _USIZE_MAX)
-
-    def number(x: JSON) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool)
-
-    def str_list(x: JSON) -> bool:
-        return isinstance(x, list) and all(isinstance(i, str) for i in x)
-
-    string_ok = (
-        opt("minLength", usize)
-        and opt("maxLength", usize)
-        and opt("format", lambda x: x in _STRING_FORMATS)
-    )
-    number_ok = opt("minimum", number) and opt("maximum", number)
-    boolean_ok = opt("default", lambda x: isinstance(x, bool))
-    untitled_enum_ok = str_list(value.get("enum")) and opt("default", lambda x: isinstance(x, str))
-    legacy_enum_ok = str_list(value.get("enum")) and opt("enumNames", str_list)
-    return bool(string_ok or number_ok or boolean_ok or untitled_enum_ok or legacy_enum_ok)
+        if "anyOf" in items:
+            items_ok = _required(items, "anyOf", _is_enum_option_list)
+        elif "enum" in items:
+            items_ok = _opt(items, "type", lambda x: x in _PROPERTY_TYPES) and _required(
+                items, "enum", _is_str_list
+            )
+        else:
+            return False
+        return (
+            common
+            and items_ok
+            and _opt(value, "maxItems", _is_usize)
+            and _opt(value, "minItems", _is_usize)
+            and _opt(value, "default", _is_str_list)
+        )
+    if kind in ("number", "integer"):
+        return common and _opt(value, "minimum", _is_f64) and _opt(value, "maximum", _is_f64)
+    if kind == "boolean":
+        return common and _opt(value, "default", lambda x: isinstance(x, bool))
+    return False
 
 
 def _check_form(params: JSON) -> None:
@@ -163,9 +227,9 @@ def _check_form(params: JSON) -> None:
     properties = schema["properties"]
     if not isinstance(properties, dict):
         raise _type_error(properties, "a map")
-    for item in properties.values():
+    for name, item in properties.items():
         if not _schema_ok(item):
-            raise InputRequestError("data did not match any variant of untagged enum Schema")
+            raise InputRequestError(f"property `{name}` is not a schema neva's `Schema` reads")
     _optional_str_list(schema, "required")
 
 
