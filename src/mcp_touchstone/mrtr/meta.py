@@ -130,26 +130,29 @@ def malformed_mrtr_error(method: str, params: JSON) -> RpcError | None:
     return None
 
 
+def _stated(params: JSON, name: str) -> JSON:
+    """``params[name]`` when ``params`` is an object holding it, else ``None``."""
+    return params.get(name) if isinstance(params, dict) else None
+
+
 def request_state(params: JSON) -> str | None:
     """The echoed ``requestState``: ``params.requestState`` if a string, else the legacy
     ``_meta.requestState`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
-    if isinstance(params, dict) and isinstance(params.get("requestState"), str):
-        value = params["requestState"]
-        assert isinstance(value, str)
+    value = _stated(params, "requestState")
+    if isinstance(value, str):
         return value
     meta = _typed_meta(params)
-    return meta.request_state if meta is not None else None
+    return None if meta is None else meta.request_state
 
 
 def input_responses(params: JSON) -> dict[str, JSON] | None:
     """The offered answers: ``params.inputResponses`` if an object (``{}`` included), else
     the legacy ``_meta.inputResponses`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
-    if isinstance(params, dict) and isinstance(params.get("inputResponses"), dict):
-        value = params["inputResponses"]
-        assert isinstance(value, dict)
+    value = _stated(params, "inputResponses")
+    if isinstance(value, dict):
         return value
     meta = _typed_meta(params)
-    return meta.input_responses if meta is not None else None
+    return None if meta is None else meta.input_responses
 
 
 def client_capabilities(params: JSON) -> ClientMrtrCapabilities:

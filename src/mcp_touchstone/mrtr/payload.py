@@ -103,6 +103,12 @@ class StatePayload:
         return fast if fast is not None else _Decoder(data).payload()
 
 
+_QUOTED_NAMES: tuple[tuple[str, bytes], ...] = tuple(
+    (n, b'"' + n.encode() + b'"') for n in FIELD_ORDER
+)
+_ABSENT = object()
+
+
 def _decode_fast(data: bytes) -> StatePayload | None:
     """The common case at C speed, or ``None`` to defer to the exact byte reader.
 
@@ -120,15 +126,66 @@ def _decode_fast(data: bytes) -> StatePayload | None:
     except JsonError:
         return None
     if isinstance(value, dict):
-        for name in FIELD_ORDER:
-            if name in value and data.count(b'"' + name.encode() + b'"') > 1:
+        for name, quoted in _QUOTED_NAMES:
+            if name in value and data.count(quoted) > 1:
                 return None
-    elif not isinstance(value, list):
+        return _from_object_fast(value)
+    if isinstance(value, list):
+        try:
+            return StatePayload.from_json(value)
+        except PayloadError:
+            return None
+    return None
+
+
+def _str_tuple(value: object) -> tuple[str, ...] | None:
+    """An array of strings as a tuple, ``()`` when absent, ``None`` when mistyped."""
+    if value is _ABSENT:
+        return ()
+    if type(value) is not list:
         return None
-    try:
-        return StatePayload.from_json(value)
-    except PayloadError:
+    for item in value:
+        if type(item) is not str:
+            return None
+    return tuple(value)
+
+
+def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
+    """The payload of an object the typed reader accepts, or ``None`` for any object it
+    refuses (its message is then the byte reader's). Same verdicts as :func:`_build`."""
+    get = obj.get
+    answers = get("answers")
+    exp = get("exp")
+    req = get("req")
+    if type(answers) is not dict or type(req) is not str or type(exp) is not int:
         return None
+    if not 0 <= exp <= _U64_MAX:
+        return None
+    memos = get("memos", _ABSENT)
+    if memos is _ABSENT:
+        memos = {}
+    elif type(memos) is not dict:
+        return None
+    requested = _str_tuple(get("requested", _ABSENT))
+    effects = _str_tuple(get("effects", _ABSENT))
+    if requested is None or effects is None:
+        return None
+    principal = get("principal")
+    aud = get("aud")
+    if (principal is not None and type(principal) is not str) or (
+        aud is not None and type(aud) is not str
+    ):
+        return None
+    return StatePayload(
+        answers=answers,
+        exp=exp,
+        req=req,
+        requested=requested,
+        memos=cast("dict[str, JSON]", memos),
+        effects=effects,
+        principal=principal,
+        aud=aud,
+    )
 
 
 def _check_field(name: str, value: JSON) -> JSON:
@@ -392,6 +449,27 @@ class _Decoder:
         return decoded
 
     # ---------------------------------------------------------------- struct
+    def member_end(self, close: int) -> bool:
+        """After a member of the struct's object (``close`` = ``}``) or array (``]``):
+        consume the closing byte and answer ``True``, or a ``,`` not followed by the
+        closing byte and answer ``False``; anything else is serde_json's error."""
+        self.skip_ws()
+        nxt = self.peek()
+        if nxt == close:
+            self.pos += 1
+            return True
+        if nxt != 0x2C:
+            if nxt is None:
+                raise self.error(
+                    "EOF while parsing " + ("an object" if close == 0x7D else "a list")
+                )
+            raise self.error(f"expected `,` or `{chr(close)}`")
+        self.pos += 1
+        self.skip_ws()
+        if self.peek() == close:
+            raise self.error("trailing comma")
+        return False
+
     def typed(self, name: str, depth: int) -> JSON:
         start = self.pos
         value = self.value(depth)
@@ -421,19 +499,8 @@ class _Decoder:
                         fields[name] = self.typed(name, 1)
                     else:
                         self.skip_value(1, limited=False)
-                    self.skip_ws()
-                    nxt = self.peek()
-                    if nxt == 0x7D:
-                        self.pos += 1
+                    if self.member_end(0x7D):
                         break
-                    if nxt != 0x2C:
-                        if nxt is None:
-                            raise self.error("EOF while parsing an object")
-                        raise self.error("expected `,` or `}`")
-                    self.pos += 1
-                    self.skip_ws()
-                    if self.peek() == 0x7D:
-                        raise self.error("trailing comma")
         elif b == 0x5B:
             self.pos += 1
             seq_len = 0
@@ -447,19 +514,8 @@ class _Decoder:
                     name = FIELD_ORDER[seq_len]
                     fields[name] = self.typed(name, 1)
                     seq_len += 1
-                    self.skip_ws()
-                    nxt = self.peek()
-                    if nxt == 0x5D:
-                        self.pos += 1
+                    if self.member_end(0x5D):
                         break
-                    if nxt != 0x2C:
-                        if nxt is None:
-                            raise self.error("EOF while parsing a list")
-                        raise self.error("expected `,` or `]`")
-                    self.pos += 1
-                    self.skip_ws()
-                    if self.peek() == 0x5D:
-                        raise self.error("trailing comma")
         else:
             if b is None:
                 raise self.error("EOF while parsing a value")

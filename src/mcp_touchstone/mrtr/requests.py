@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.serde_json import JSON
@@ -23,6 +24,8 @@ __all__ = [
     "InputRequestError",
     "decode_input_request",
 ]
+
+_T = TypeVar("_T")
 
 _I32_MIN = -(1 << 31)
 _I32_MAX = (1 << 31) - 1
@@ -71,11 +74,18 @@ def _type_error(value: JSON, expected: str) -> InputRequestError:
     return InputRequestError(f"invalid type: {unexpected(value)}, expected {expected}")
 
 
-def _require_str(obj: dict[str, JSON], name: str) -> None:
+def _field(obj: dict[str, JSON], name: str, kind: type[_T], expected: str) -> _T:
+    """A required member of JSON type ``kind``, or serde's missing-field / type error."""
     if name not in obj:
         raise InputRequestError(f"missing field `{name}`")
-    if not isinstance(obj[name], str):
-        raise _type_error(obj[name], "a string")
+    value = obj[name]
+    if not isinstance(value, kind):
+        raise _type_error(value, expected)
+    return value
+
+
+def _require_str(obj: dict[str, JSON], name: str) -> None:
+    _field(obj, name, str, "a string")
 
 
 def _optional_str(obj: dict[str, JSON], name: str) -> None:
@@ -222,11 +232,7 @@ def _check_form(params: JSON) -> None:
         if isinstance(kind, str):
             raise InputRequestError(f"unknown variant `{kind}`")
         raise _type_error(kind, "a PropertyType")
-    if "properties" not in schema:
-        raise InputRequestError("missing field `properties`")
-    properties = schema["properties"]
-    if not isinstance(properties, dict):
-        raise _type_error(properties, "a map")
+    properties = _field(schema, "properties", dict, "a map")
     for name, item in properties.items():
         if not _schema_ok(item):
             raise InputRequestError(f"property `{name}` is not a schema neva's `Schema` reads")
@@ -241,11 +247,7 @@ def _check_url(params: dict[str, JSON]) -> None:
 def _check_sampling(params: JSON) -> None:
     if not isinstance(params, dict):
         raise _type_error(params, "struct CreateMessageRequestParams")
-    if "messages" not in params:
-        raise InputRequestError("missing field `messages`")
-    messages = params["messages"]
-    if not isinstance(messages, list):
-        raise _type_error(messages, "a sequence")
+    messages = _field(params, "messages", list, "a sequence")
     for message in messages:
         if not isinstance(message, dict):
             raise _type_error(message, "struct SamplingMessage")

@@ -162,7 +162,7 @@ def open_state(token: str, keyring: Keyring) -> StatePayload:
         raise _invalid("bad requestState payload") from None
     if len(nonce) != NONCE_LEN:
         raise _invalid("bad requestState nonce")
-    header = f"{version}.{kid}".encode()
+    header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")
     try:
         plaintext = _cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
@@ -177,7 +177,8 @@ def verify(token: str, keyring: Keyring, check: CheckContext) -> StatePayload:
     """Run every server-side check on an inbound token, in neva's order (MRTR-OPEN-1..13):
     size cap before any decoding, the codec, then expiry, request binding, principal and
     audience. Returns the payload or raises :class:`StateError`."""
-    if len(token.encode("utf-8", "surrogatepass")) > check.max_state_bytes:
+    size = len(token) if token.isascii() else len(token.encode("utf-8", "surrogatepass"))
+    if size > check.max_state_bytes:
         raise _invalid("requestState exceeds the configured maximum size")
     payload = open_state(token, keyring)
     if payload.exp < check.now:
