@@ -168,7 +168,7 @@ def test_fast_path_agrees_with_the_byte_reader(fields: list[bytes], tail: bytes)
     assert fast == slow
 
 
-_FIELD_VALUES = st.one_of(
+_FIELD_VALUES: st.SearchStrategy[JSON] = st.one_of(
     json_values,
     st.lists(st.text(max_size=3), max_size=3),
     st.integers(min_value=-2, max_value=2**64 + 1),
