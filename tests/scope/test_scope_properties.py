@@ -23,11 +23,11 @@ from mcp_touchstone.scope._arguments import (
     AUDIENCE_KEYS,
     MEMORY_STORE_KEYS,
     ArgumentFacts,
-    ascii_lower,
     wildcard_matches,
 )
 from mcp_touchstone.scope._harness import OPERATIONS
 from mcp_touchstone.serde_json import JSON
+from tests.scope import _naive
 from tests.scope._helpers import con, grant, scope
 from tests.strategies.scope import (
     DEFAULT_CASES,
@@ -42,7 +42,9 @@ from tests.strategies.scope import (
 )
 
 
-def _n(result: object) -> int:
+def _count(s: ChioScope, args: JSON) -> int:
+    """Upstream's ``matching_count``: matches for ``read`` on ``files``, never an error."""
+    result = resolve_matching_grants(s, "read", "files", args)
     assert isinstance(result, tuple), result
     return len(result)
 
@@ -58,9 +60,9 @@ def test_path_prefix_allows_normalized_descendants_and_denies_siblings(
     """{prefix}/./{leaf}.txt matches and /tenant/{t}/public/{leaf}.txt does not (SCOPE-PATH-4)."""
     prefix = f"/tenant/{tenant}/private"
     s = scope(grant(constraints=[con("path_prefix", prefix)]))
-    assert _n(resolve_matching_grants(s, "read", "files", {"path": f"{prefix}/./{leaf}.txt"})) == 1
+    assert _count(s, {"path": f"{prefix}/./{leaf}.txt"}) == 1
     sibling = f"/tenant/{tenant}/public/{leaf}.txt"
-    assert _n(resolve_matching_grants(s, "read", "files", {"path": sibling})) == 0
+    assert _count(s, {"path": sibling}) == 0
 
 
 @proptest_settings()
@@ -69,9 +71,9 @@ def test_domain_exact_normalizes_case_and_url_authority(label: str) -> None:
     """Upper-cased DomainExact admits its URL with port and query, not a sibling (SCOPE-DOM-3)."""
     s = scope(grant(constraints=[con("domain_exact", f"api.{label}.example.com".upper())]))
     good = f"https://api.{label}.example.com:443/v1/events?cursor=1"
-    assert _n(resolve_matching_grants(s, "read", "files", {"url": good})) == 1
+    assert _count(s, {"url": good}) == 1
     evil = f"https://evil.{label}.example.com/v1/events"
-    assert _n(resolve_matching_grants(s, "read", "files", {"url": evil})) == 0
+    assert _count(s, {"url": evil}) == 0
 
 
 @proptest_settings()
@@ -80,9 +82,9 @@ def test_domain_glob_matches_subdomain_but_not_base_domain(label: str) -> None:
     """*.{l}.example.com admits api.{l}.example.com and not {l}.example.com (SCOPE-DOM-5)."""
     s = scope(grant(constraints=[con("domain_glob", f"*.{label}.example.com")]))
     sub = f"https://api.{label}.example.com/v1"
-    assert _n(resolve_matching_grants(s, "read", "files", {"url": sub})) == 1
+    assert _count(s, {"url": sub}) == 1
     base = f"https://{label}.example.com/v1"
-    assert _n(resolve_matching_grants(s, "read", "files", {"url": base})) == 0
+    assert _count(s, {"url": base}) == 0
 
 
 @proptest_settings()
@@ -90,11 +92,11 @@ def test_domain_glob_matches_subdomain_but_not_base_domain(label: str) -> None:
 def test_max_length_and_max_args_size_boundaries_are_inclusive(value: str) -> None:
     """MaxLength(len v) admits v, not v+x; MaxArgsSize(compact len) admits (SCOPE-LEN-1)."""
     s = scope(grant(constraints=[con("max_length", len(value))]))
-    assert _n(resolve_matching_grants(s, "read", "files", {"value": value})) == 1
-    assert _n(resolve_matching_grants(s, "read", "files", {"value": value + "x"})) == 0
+    assert _count(s, {"value": value}) == 1
+    assert _count(s, {"value": value + "x"}) == 0
     size = len(serde_json.to_string({"v": value}))
     s2 = scope(grant(constraints=[con("max_args_size", size)]))
-    assert _n(resolve_matching_grants(s2, "read", "files", {"v": value})) == 1
+    assert _count(s2, {"v": value}) == 1
 
 
 def test_proptest_cases_override() -> None:
@@ -204,63 +206,6 @@ def test_wildcard_equals_regex_oracle(pattern: str, candidate: str) -> None:
     assert wildcard_matches(pattern, candidate) == bool(re.fullmatch(regex, candidate, re.S))
 
 
-def _naive_custom(value: JSON, key: str, expected: str) -> bool:
-    if isinstance(value, dict):
-        return any(
-            (k == key and v == expected and isinstance(v, str)) or _naive_custom(v, key, expected)
-            for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return any(_naive_custom(v, key, expected) for v in value)
-    return False
-
-
-def _naive_strict(value: JSON, out: list[str]) -> bool:
-    if isinstance(value, str):
-        out.append(value)
-        return True
-    if isinstance(value, list):
-        return all(_naive_strict(item, out) for item in value)
-    return False
-
-
-def _naive_allowlist(value: JSON, keys: frozenset[str], allowed: list[str]) -> bool:
-    state = {"saw": False, "invalid": False}
-    values: list[str] = []
-
-    def walk(v: JSON) -> None:
-        if isinstance(v, dict):
-            for k, item in v.items():
-                if ascii_lower(k) in keys:
-                    before = len(values)
-                    state["saw"] = True
-                    if not _naive_strict(item, values) or len(values) == before:
-                        state["invalid"] = True
-                else:
-                    walk(item)
-        elif isinstance(v, list):
-            for item in v:
-                walk(item)
-
-    walk(value)
-    if state["invalid"]:
-        return False
-    if not state["saw"]:
-        return True
-    return all(v in allowed for v in values)
-
-
-def _naive_leaves(value: JSON, key: str | None, out: list[tuple[str | None, str]]) -> None:
-    if isinstance(value, str):
-        out.append((key, value))
-    elif isinstance(value, list):
-        for item in value:
-            _naive_leaves(item, key, out)
-    elif isinstance(value, dict):
-        for k, item in value.items():
-            _naive_leaves(item, k, out)
-
-
 @settings(max_examples=150, deadline=None)
 @given(
     args=json_values(30),
@@ -273,15 +218,14 @@ def test_single_walk_equals_per_constraint_walks(
 ) -> None:
     """The shared one-walk facts equal upstream's per-constraint recursive walks (SCOPE-ARG-3)."""
     facts = ArgumentFacts(args)
-    assert facts.custom(key, expected) == _naive_custom(args, key, expected)
-    assert facts.audience_allowlist(tuple(allowed)) == _naive_allowlist(
+    assert facts.custom(key, expected) == _naive.custom(args, key, expected)
+    assert facts.audience_allowlist(tuple(allowed)) == _naive.allowlist(
         args, AUDIENCE_KEYS, allowed
     )
-    assert facts.memory_store_allowlist(tuple(allowed)) == _naive_allowlist(
+    assert facts.memory_store_allowlist(tuple(allowed)) == _naive.allowlist(
         args, MEMORY_STORE_KEYS, allowed
     )
-    leaves: list[tuple[str | None, str]] = []
-    _naive_leaves(args, None, leaves)
+    leaves = _naive.leaves(args)
     assert sorted(facts.string_leaves, key=repr) == sorted(leaves, key=repr)
     assert facts.max_length(3) == all(len(v.encode()) <= 3 for _, v in leaves)
     assert facts.args_size == len(serde_json.to_string(args).encode())

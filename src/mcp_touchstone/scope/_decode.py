@@ -63,6 +63,7 @@ __all__ = ["ScopeDecodeError", "decode_constraint", "decode_scope", "decode_tool
 
 T = TypeVar("T")
 E = TypeVar("E", bound=Enum)
+R = TypeVar("R")
 
 _U32_MAX: Final = (1 << 32) - 1
 _U64_MAX: Final = (1 << 64) - 1
@@ -216,21 +217,32 @@ def _struct(
     return decode
 
 
+def _record(
+    cls: type[R],
+    fields: Sequence[tuple[str, Decoder, object]],
+    *,
+    deny_unknown: bool,
+) -> Callable[[JSON, str], R]:
+    """A serde-derived struct decoder that builds ``cls`` from the decoded fields."""
+    as_struct = _struct(cls.__name__, fields, deny_unknown=deny_unknown)
+
+    def decode(value: JSON, where: str) -> R:
+        return cls(**as_struct(value, where))
+
+    return decode
+
+
 _operations = _seq(_unit_enum(Operation, "Operation"))
 
-_monetary_fields = _struct(
-    "MonetaryAmount",
+_monetary = _record(
+    MonetaryAmount,
     [("units", _u64, _REQUIRED), ("currency", _string, _REQUIRED)],
     deny_unknown=True,
 )
 
 
-def _monetary(value: JSON, where: str) -> MonetaryAmount:
-    return MonetaryAmount(**_monetary_fields(value, where))
-
-
-_binding_body_fields = _struct(
-    "CumulativeApprovalRootBindingBody",
+_binding_body = _record(
+    CumulativeApprovalRootBindingBody,
     [
         ("schema", _string, _REQUIRED),
         ("root_capability_id", _string, _REQUIRED),
@@ -248,12 +260,8 @@ _binding_body_fields = _struct(
 )
 
 
-def _binding_body(value: JSON, where: str) -> CumulativeApprovalRootBindingBody:
-    return CumulativeApprovalRootBindingBody(**_binding_body_fields(value, where))
-
-
-_binding_fields = _struct(
-    "CumulativeApprovalRootBinding",
+_binding = _record(
+    CumulativeApprovalRootBinding,
     [
         ("body", _binding_body, _REQUIRED),
         ("algorithm", _option(_unit_enum(SigningAlgorithm, "SigningAlgorithm")), None),
@@ -261,10 +269,6 @@ _binding_fields = _struct(
     ],
     deny_unknown=True,
 )
-
-
-def _binding(value: JSON, where: str) -> CumulativeApprovalRootBinding:
-    return CumulativeApprovalRootBinding(**_binding_fields(value, where))
 
 
 # --------------------------------------------------------------------------- constraints
@@ -435,8 +439,8 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
 
 _constraints = _seq(decode_constraint)
 
-_tool_grant_fields = _struct(
-    "ToolGrant",
+_tool_grant = _record(
+    ToolGrant,
     [
         ("server_id", _string, _REQUIRED),
         ("tool_name", _string, _REQUIRED),
@@ -453,31 +457,23 @@ _tool_grant_fields = _struct(
 
 def decode_tool_grant(value: JSON, where: str = "grant") -> ToolGrant:
     """Decode one ``ToolGrant`` (SCOPE-SHAPE-2); unknown keys are ignored."""
-    return ToolGrant(**_tool_grant_fields(value, where))
+    return _tool_grant(value, where)
 
 
-_resource_fields = _struct(
-    "ResourceGrant",
+_resource = _record(
+    ResourceGrant,
     [("uri_pattern", _string, _REQUIRED), ("operations", _operations, _REQUIRED)],
     deny_unknown=False,
 )
-_prompt_fields = _struct(
-    "PromptGrant",
+_prompt = _record(
+    PromptGrant,
     [("prompt_name", _string, _REQUIRED), ("operations", _operations, _REQUIRED)],
     deny_unknown=False,
 )
 
 
-def _resource(value: JSON, where: str) -> ResourceGrant:
-    return ResourceGrant(**_resource_fields(value, where))
-
-
-def _prompt(value: JSON, where: str) -> PromptGrant:
-    return PromptGrant(**_prompt_fields(value, where))
-
-
-_scope_fields = _struct(
-    "ChioScope",
+_scope = _record(
+    ChioScope,
     [
         ("grants", _seq(decode_tool_grant), ()),
         ("resource_grants", _seq(_resource), ()),
@@ -493,4 +489,4 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
     Raises :class:`ScopeDecodeError` (a ``ValueError``) naming the offending place, e.g.
     ``scope.grants[0].operations[0]: unknown variant `Invoke`, expected one of ...``.
     """
-    return ChioScope(**_scope_fields(value, where))
+    return _scope(value, where)

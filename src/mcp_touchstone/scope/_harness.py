@@ -6,6 +6,8 @@ It is total: malformed input is answered with the operation's error shape, never
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mcp_touchstone.conformance._operation import Operation
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
 from mcp_touchstone.scope._matcher import (
@@ -18,6 +20,10 @@ from mcp_touchstone.scope._matcher import (
 )
 from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
+
+Resolver = Callable[
+    [ChioScope, str, str, JSON], tuple[MatchedGrant, ...] | ConstraintError | OutOfScope
+]
 
 
 def _invalid(message: str) -> dict[str, JSON]:
@@ -47,27 +53,13 @@ def _matches(found: tuple[MatchedGrant, ...]) -> dict[str, JSON]:
     return {"matches": [{"index": m.index, "specificity": list(m.specificity)} for m in found]}
 
 
-def op_resolve_matching_grants(raw: JSON) -> dict[str, JSON]:
-    """``scope.resolve_matching_grants``: ranked matches or a constraint error (SCOPE-WIRE-1)."""
+def _answer(raw: JSON, resolve: Resolver) -> dict[str, JSON]:
+    """Read the input, run ``resolve`` and shape its outcome (SCOPE-WIRE-1, SCOPE-WIRE-2)."""
     read = _read_input(raw)
     if isinstance(read, dict):
         return read
     try:
-        result = resolve_matching_grants(*read)
-    except InvalidArgumentsError as exc:
-        return _invalid(str(exc))
-    if isinstance(result, ConstraintError):
-        return {"error": {"kind": "constraint_error", "message": result.message}}
-    return _matches(result)
-
-
-def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
-    """``scope.resolve_capability_grants``: as above, plus ``out_of_scope`` (SCOPE-WIRE-1)."""
-    read = _read_input(raw)
-    if isinstance(read, dict):
-        return read
-    try:
-        result = resolve_capability_grants(*read)
+        result = resolve(*read)
     except InvalidArgumentsError as exc:
         return _invalid(str(exc))
     if isinstance(result, ConstraintError):
@@ -75,6 +67,16 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     if isinstance(result, OutOfScope):
         return {"error": {"kind": "out_of_scope"}}
     return _matches(result)
+
+
+def op_resolve_matching_grants(raw: JSON) -> dict[str, JSON]:
+    """``scope.resolve_matching_grants``: ranked matches or a constraint error (SCOPE-WIRE-1)."""
+    return _answer(raw, resolve_matching_grants)
+
+
+def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
+    """``scope.resolve_capability_grants``: as above, plus ``out_of_scope`` (SCOPE-WIRE-1)."""
+    return _answer(raw, resolve_capability_grants)
 
 
 OPERATIONS: dict[str, Operation] = {
