@@ -9,7 +9,6 @@ would accept it.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 
@@ -23,6 +22,7 @@ _VALUE = {
 _PAD = ("", "", "==", "=")
 """The padding that completes a text of length ``n`` (``_PAD[n % 4]``); 1 mod 4 is refused."""
 _TO_STANDARD = bytes.maketrans(b"-_", b"+/")
+_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
 
 
 class B64Error(ValueError):
@@ -31,7 +31,7 @@ class B64Error(ValueError):
 
 def b64url_encode(data: bytes) -> str:
     """Encode ``data`` as URL-safe base64 without ``=`` padding."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+    return binascii.b2a_base64(data, newline=False).translate(_TO_URLSAFE, b"=").decode("ascii")
 
 
 def b64url_decode(text: str) -> bytes:
