@@ -18,10 +18,12 @@ from mcp_touchstone.visibility import (
     ProtocolVersion,
     Refused,
     Request,
+    RequestContext,
     RpcError,
     Visibility,
     VisibleComponent,
     dispatch,
+    filter_entries,
 )
 
 DRAFT = ProtocolVersion.V2026_07_28
@@ -274,3 +276,101 @@ def test_a_visibility_subclass_keeps_its_own_verdict() -> None:
     assert ids(out) == ["rotate_keys", "wipe"]
     refused = dispatch(CATALOG, as_caller("tools/call", {"name": "read"}), DRAFT, HideRead())
     assert isinstance(refused, Refused)
+
+
+def test_filtering_a_list_leaves_only_what_is_visible() -> None:
+    """visibility.rs filtering_a_list_leaves_only_what_is_visible: the filter keeps order and
+    drops only the hidden entries (VIS-LIST-1)."""
+    items = (entry("wipe", INTERNAL), entry("read"))
+    kept = filter_entries(HIDES_INTERNAL, ComponentKind.TOOL, items, RequestContext())
+    assert [e.id for e in kept] == ["read"]
+    assert filter_entries(None, ComponentKind.TOOL, items, RequestContext()) == items
+
+
+def test_propagated_meta_leaves_out_framework_keys() -> None:
+    """A policy sees only the client's own request _meta keys: the framework-consumed ones and
+    every io.turbomcp.internal/* key are partitioned out (VIS-POL-7)."""
+    seen: list[dict[str, JSON]] = []
+
+    def policy(c: VisibleComponent) -> bool:
+        seen.append(dict(c.request.propagated_meta))
+        return True
+
+    meta: dict[str, JSON] = {
+        "io.modelcontextprotocol/protocolVersion": "2025-11-25",
+        "progressToken": 7,
+        "traceparent": "00-abc-def-01",
+        "tracestate": "x",
+        "baggage": "k=v",
+        "io.modelcontextprotocol/subscriptionId": "s",
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/logLevel": "debug",
+        "io.turbomcp.internal/sessionId": "s-1",
+        IDENTITY_KEY: {"sub": "alice", "claims": {}},
+        "com.acme/tenant": "t-42",
+    }
+    dispatch(CATALOG, Request(1, "tools/list", {"_meta": meta}), LEGACY, policy)
+    assert seen
+    assert all(s == {"com.acme/tenant": "t-42"} for s in seen)
+
+
+def test_a_wrong_jsonrpc_version_is_refused_before_anything_else() -> None:
+    """A declared jsonrpc other than 2.0 is -32600 whatever the method, params or policy; an
+    omitted one counts as 2.0 (VIS-PRE-1)."""
+    expected = Refused(
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "error": {"code": -32600, "message": 'invalid jsonrpc version (expected "2.0")'},
+        }
+    )
+    cases: tuple[tuple[str, JSON], ...] = (
+        ("tools/call", {"name": "rotate_keys"}),
+        ("tools/call", {"name": "no_such_tool"}),
+        ("tools/list", None),
+        ("prompts/get", "not an object"),
+    )
+    for method, params in cases:
+        request = Request(3, method, params, jsonrpc="1.0")
+        assert dispatch(CATALOG, request, DRAFT, HIDES_INTERNAL) == expected
+        assert dispatch(CATALOG, request, DRAFT, None) == expected
+    assert dispatch(CATALOG, Request(3, "tools/list"), DRAFT, HIDES_INTERNAL) != expected
+
+
+def test_an_unrecognized_draft_log_level_is_refused_before_visibility() -> None:
+    """On 2026-07-28 a version-gated request with a bad logLevel is -32602 before the list or
+    the check; the 2025 revisions and ungated methods ignore the key (VIS-PRE-2)."""
+
+    def with_level(method: str, params: dict[str, JSON], level: JSON) -> Request:
+        return Request(5, method, {**params, "_meta": {"io.modelcontextprotocol/logLevel": level}})
+
+    call = with_level("tools/call", {"name": "rotate_keys"}, "verbose")
+    assert _error_message(dispatch(CATALOG, call, DRAFT, HIDES_INTERNAL)) == (
+        'invalid params: invalid logLevel: "verbose"'
+    )
+    listed = with_level("tools/list", {}, {"z": 1, "a": None})
+    assert _error_message(dispatch(CATALOG, listed, DRAFT, None)) == (
+        'invalid params: invalid logLevel: {"z":1,"a":null}'
+    )
+    for level in ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"):
+        ok = dispatch(CATALOG, with_level("tools/list", {}, level), DRAFT, HIDES_INTERNAL)
+        assert isinstance(ok, Listed)
+    legacy = dispatch(CATALOG, call, LEGACY, HIDES_INTERNAL)
+    assert isinstance(legacy, Refused)
+    assert "unknown tool: rotate_keys" in str(legacy.response)
+    assert dispatch(CATALOG, with_level("ping", {}, "verbose"), DRAFT, None) == Dispatched()
+
+
+def test_params_fields_are_read_in_the_objects_own_order() -> None:
+    """serde_json is built with preserve_order, so the first bad field in the object's own
+    order is the one reported, not the first in sorted order (VIS-PARSE-1, VIS-PARSE-2)."""
+    pe = "invalid params: invalid tools/call params: "
+    name_first = Request(1, "tools/call", {"name": 2, "arguments": 1})
+    assert _error_message(dispatch(CATALOG, name_first, DRAFT, HIDES_INTERNAL)) == (
+        pe + "invalid type: integer `2`, expected a string"
+    )
+    arguments_first = Request(1, "tools/call", {"arguments": 1, "name": 2})
+    assert _error_message(dispatch(CATALOG, arguments_first, DRAFT, HIDES_INTERNAL)) == (
+        pe + "invalid type: integer `1`, expected a map"
+    )

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.serde_json import JSON, to_string_ordered
 from mcp_touchstone.visibility._identity import identity_from_meta
 from mcp_touchstone.visibility._policy import (
     ComponentKind,
@@ -35,6 +35,50 @@ PROMPTS_LIST = "prompts/list"
 PROMPTS_GET = "prompts/get"
 COMPLETION_COMPLETE = "completion/complete"
 RESOURCES_SUBSCRIBE = "resources/subscribe"
+
+JSONRPC_VERSION = "2.0"
+LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+"""The draft's per-request logging opt-in, a request ``_meta`` key (VIS-PRE-2)."""
+
+LOG_LEVELS = frozenset(
+    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+)
+"""The wire names of turbomcp's ``LogLevel`` (RFC 5424 severities, lowercase)."""
+
+VERSION_GATED = frozenset(
+    (
+        TOOLS_LIST,
+        TOOLS_CALL,
+        RESOURCES_LIST,
+        RESOURCES_TEMPLATES_LIST,
+        RESOURCES_READ,
+        PROMPTS_LIST,
+        PROMPTS_GET,
+        COMPLETION_COMPLETE,
+    )
+)
+"""The methods turbomcp routes by protocol revision and hands to its capability dispatch."""
+
+FRAMEWORK_META_KEYS = frozenset(
+    (
+        "io.modelcontextprotocol/protocolVersion",
+        "progressToken",
+        "traceparent",
+        "tracestate",
+        "baggage",
+        "io.modelcontextprotocol/subscriptionId",
+        "io.modelcontextprotocol/clientInfo",
+        "io.modelcontextprotocol/clientCapabilities",
+        LOG_LEVEL_KEY,
+    )
+)
+"""Request ``_meta`` keys the framework consumes; with every ``io.turbomcp.internal/*`` key
+they never reach ``RequestContext.propagated_meta`` (VIS-POL-7)."""
+
+
+def is_framework_key(key: str) -> bool:
+    """Whether turbomcp consumes request ``_meta`` key ``key`` instead of propagating it."""
+    return key in FRAMEWORK_META_KEYS or key.startswith("io.turbomcp.internal/")
 
 
 class Profile(enum.Enum):
@@ -125,12 +169,14 @@ class Catalog:
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A JSON-RPC request: ``id`` (i64 or string), ``method``, and ``params`` (``None`` when
-    absent or ``null``, which the upstream does not tell apart)."""
+    """A JSON-RPC request: ``id`` (i64 or string), ``method``, ``params`` (``None`` when
+    absent or ``null``, which the upstream does not tell apart), and the ``jsonrpc`` version
+    it declares (``"2.0"`` when it omits the field, as turbomcp's decoder defaults it)."""
 
     id: int | str
     method: str
     params: JSON = None
+    jsonrpc: str = JSONRPC_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,13 +398,31 @@ def _params_meta(params: JSON) -> JSON:
 
 def context_of(request: Request, version: ProtocolVersion) -> RequestContext:
     """The request's context: its revision, the caller lifted from ``params._meta``
-    (VIS-ID-1), and the rest of ``params._meta`` as propagated metadata."""
+    (VIS-ID-1), and the entries of ``params._meta`` the framework does not consume as
+    propagated metadata (VIS-POL-7)."""
     meta = _params_meta(request.params)
     identity = identity_from_meta(meta)
     propagated: dict[str, JSON] = {}
     if isinstance(meta, dict):
-        propagated = {k: v for k, v in meta.items() if not k.startswith("io.turbomcp.internal/")}
+        propagated = {k: v for k, v in meta.items() if not is_framework_key(k)}
     return RequestContext(version, identity, propagated)
+
+
+def _pre_dispatch(request: Request, version: ProtocolVersion) -> Refused | None:
+    """What turbomcp answers before any capability or visibility code runs (VIS-PRE-*): a
+    declared ``jsonrpc`` other than ``"2.0"`` is ``-32600``; on 2026-07-28 a version-gated
+    method whose ``_meta`` carries a ``logLevel`` that is not a log level is ``-32602``."""
+    if request.jsonrpc != JSONRPC_VERSION:
+        error = RpcError(-32600, 'invalid jsonrpc version (expected "2.0")')
+        return Refused(error_response(request.id, error))
+    if version.is_draft and request.method in VERSION_GATED:
+        meta = _params_meta(request.params)
+        if isinstance(meta, dict) and LOG_LEVEL_KEY in meta:
+            level = meta[LOG_LEVEL_KEY]
+            if not (isinstance(level, str) and level in LOG_LEVELS):
+                bad = invalid_params(f"invalid logLevel: {to_string_ordered(level)}")
+                return Refused(error_response(request.id, bad))
+    return None
 
 
 def _request_state(params: JSON) -> str | None:
@@ -449,9 +513,10 @@ def dispatch(
     verify_state: StateVerifier = reject_every_state,
     tasks_enabled: bool = False,
 ) -> Outcome:
-    """What the dispatcher's visibility layer does with ``request`` (VIS-DISP-*).
+    """What the dispatcher's visibility layer does with ``request``.
 
-    Lists are fetched (``params.cursor`` when it is a string, else the first page) and
+    First the answers turbomcp gives before any capability code runs (VIS-PRE-*).  Lists are
+    fetched (``params.cursor`` when it is a string, else the first page) and
     filtered.  ``tools/call``, ``prompts/get`` and ``resources/read`` are parsed, then checked
     against the policy, then (2026-07-28 only) their ``requestState`` is verified with
     ``verify_state``, in that order (VIS-ORDER-1); a hidden component is refused as a
@@ -460,6 +525,9 @@ def dispatch(
     method reaches its handler; the ``strict`` profile also checks completion references and
     ``resources/subscribe`` (VIS-STRICT-4, VIS-STRICT-7).
     """
+    early = _pre_dispatch(request, version)
+    if early is not None:
+        return early
     ctx = context_of(request, version)
     strict = profile is Profile.STRICT
     method = request.method

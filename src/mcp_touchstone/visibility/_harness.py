@@ -25,25 +25,18 @@ from mcp_touchstone.visibility._wire import (
     decode_request,
     decode_version,
     encode_outcome,
+    require_field,
+    require_object,
+    require_string,
 )
 
 
 def _input(raw: JSON) -> dict[str, JSON]:
-    if not isinstance(raw, dict):
-        raise InputError("input must be an object")
-    return raw
+    return require_object(raw, "input")
 
 
 def _field(obj: dict[str, JSON], key: str) -> JSON:
-    if key not in obj:
-        raise InputError(f"input.{key} is missing")
-    return obj[key]
-
-
-def _string(value: JSON, where: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(f"{where} must be a string")
-    return value
+    return require_field(obj, key, "input")
 
 
 def _granted_scopes(raw: JSON) -> dict[str, JSON]:
@@ -55,11 +48,9 @@ def _granted_scopes(raw: JSON) -> dict[str, JSON]:
 def _is_visible(raw: JSON) -> dict[str, JSON]:
     obj = _input(raw)
     policy = decode_policy(_field(obj, "policy"))
-    component = _field(obj, "component")
-    if not isinstance(component, dict):
-        raise InputError("input.component must be an object")
+    component = require_object(_field(obj, "component"), "input.component")
     kind = decode_kind(component.get("kind"), "input.component.kind")
-    ident = _string(component.get("id"), "input.component.id")
+    ident = require_string(component.get("id"), "input.component.id")
     meta = decode_meta(component, "meta", "input.component")
     identity = decode_identity(_field(obj, "identity"))
     ctx = RequestContext(identity=identity)
@@ -68,8 +59,8 @@ def _is_visible(raw: JSON) -> dict[str, JSON]:
 
 def _match_uri_template(raw: JSON) -> dict[str, JSON]:
     obj = _input(raw)
-    template = _string(_field(obj, "template"), "input.template")
-    uri = _string(_field(obj, "uri"), "input.uri")
+    template = require_string(_field(obj, "template"), "input.template")
+    uri = require_string(_field(obj, "uri"), "input.uri")
     return {"match": uri_template_matches(template, uri)}
 
 

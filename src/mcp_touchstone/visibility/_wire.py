@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._dispatch import (
+    JSONRPC_VERSION,
     Catalog,
     Entry,
     Listed,
@@ -28,19 +29,22 @@ class InputError(ValueError):
     """A harness input that does not have the pinned shape; the message names the place."""
 
 
-def _object(value: JSON, where: str) -> dict[str, JSON]:
+def require_object(value: JSON, where: str) -> dict[str, JSON]:
+    """``value`` when it is an object; otherwise an :class:`InputError` naming ``where``."""
     if not isinstance(value, dict):
         raise InputError(f"{where} must be an object")
     return value
 
 
-def _field(obj: dict[str, JSON], key: str, where: str) -> JSON:
+def require_field(obj: dict[str, JSON], key: str, where: str) -> JSON:
+    """``obj[key]``; an :class:`InputError` naming ``where.key`` when it is missing."""
     if key not in obj:
         raise InputError(f"{where}.{key} is missing")
     return obj[key]
 
 
-def _string(value: JSON, where: str) -> str:
+def require_string(value: JSON, where: str) -> str:
+    """``value`` when it is a string; otherwise an :class:`InputError` naming ``where``."""
     if not isinstance(value, str):
         raise InputError(f"{where} must be a string")
     return value
@@ -55,11 +59,11 @@ def decode_identity(value: JSON) -> Identity:
 def decode_policy(value: JSON, where: str = "input.policy") -> Visibility:
     """A built-in :class:`Visibility` from ``{"hidden_tags": [str], "requiring_declared_scopes":
     bool}``."""
-    obj = _object(value, where)
-    tags = _field(obj, "hidden_tags", where)
+    obj = require_object(value, where)
+    tags = require_field(obj, "hidden_tags", where)
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise InputError(f"{where}.hidden_tags must be an array of strings")
-    flag = _field(obj, "requiring_declared_scopes", where)
+    flag = require_field(obj, "requiring_declared_scopes", where)
     if not isinstance(flag, bool):
         raise InputError(f"{where}.requiring_declared_scopes must be a boolean")
     policy = Visibility().hiding_tagged(t for t in tags if isinstance(t, str))
@@ -79,7 +83,7 @@ def decode_meta(obj: dict[str, JSON], key: str, where: str) -> dict[str, JSON]:
     """The object at ``obj[key]``, empty when absent."""
     if key not in obj:
         return {}
-    return _object(obj[key], f"{where}.{key}")
+    return require_object(obj[key], f"{where}.{key}")
 
 
 def decode_version(value: JSON) -> ProtocolVersion:
@@ -104,8 +108,8 @@ def _listing(value: JSON, id_key: str, where: str) -> Listing:
     entries: list[Entry] = []
     for index, item in enumerate(value):
         here = f"{where}[{index}]"
-        obj = _object(item, here)
-        ident = _string(_field(obj, id_key, here), f"{here}.{id_key}")
+        obj = require_object(item, here)
+        ident = require_string(require_field(obj, id_key, here), f"{here}.{id_key}")
         entries.append(Entry(ident, decode_meta(obj, "_meta", here), obj))
     return Listing((Page(tuple(entries)),), ignores_cursor=True)
 
@@ -113,9 +117,9 @@ def _listing(value: JSON, id_key: str, where: str) -> Listing:
 def decode_catalog(value: JSON) -> Catalog:
     """A one-page catalog from ``{"tools": [...], "resources": [...], "resource_templates":
     [...], "prompts": [...]}``: every list registered, served whole whatever the cursor."""
-    obj = _object(value, "input.catalog")
+    obj = require_object(value, "input.catalog")
     listings = [
-        _listing(_field(obj, key, "input.catalog"), id_key, f"input.catalog.{key}")
+        _listing(require_field(obj, key, "input.catalog"), id_key, f"input.catalog.{key}")
         for key, id_key, _ in _CATALOG_KEYS
     ]
     return Catalog(*listings)
@@ -128,7 +132,9 @@ PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 def decode_request(value: JSON, version: ProtocolVersion) -> Request:
     """A JSON-RPC request as turbomcp's dispatcher receives it once routed to ``version``.
 
-    ``id`` is an i64 or a string, ``method`` a string, ``jsonrpc`` (when present) a string.
+    ``id`` is an i64 or a string, ``method`` a string, ``jsonrpc`` (when present) a string; a
+    ``jsonrpc`` other than ``"2.0"`` is kept for the dispatcher to refuse, whatever the params
+    (VIS-PRE-1).
     turbomcp routes a request by ``params._meta["io.modelcontextprotocol/protocolVersion"]``,
     which its session adapter stamps in when absent, creating ``params`` (and ``_meta``) when
     there is none (VIS-HARN-4).  So absent or ``null`` params arrive as ``{}``; params that are
@@ -136,16 +142,20 @@ def decode_request(value: JSON, version: ProtocolVersion) -> Request:
     the visibility layer (the router answers them), as does a request whose own version
     differs from ``version``: those are invalid input here.
     """
-    obj = _object(value, "input.request")
-    ident = _field(obj, "id", "input.request")
+    obj = require_object(value, "input.request")
+    ident = require_field(obj, "id", "input.request")
     if isinstance(ident, bool) or not isinstance(ident, int | str):
         raise InputError("input.request.id must be an integer or a string")
     if isinstance(ident, int) and not _I64_MIN <= ident <= _I64_MAX:
         raise InputError("input.request.id is out of the i64 range")
-    method = _string(_field(obj, "method", "input.request"), "input.request.method")
+    method = require_string(require_field(obj, "method", "input.request"), "input.request.method")
+    jsonrpc = JSONRPC_VERSION
     if "jsonrpc" in obj:
-        _string(obj["jsonrpc"], "input.request.jsonrpc")
+        jsonrpc = require_string(obj["jsonrpc"], "input.request.jsonrpc")
     params = obj.get("params")
+    if jsonrpc != JSONRPC_VERSION:
+        # Answered -32600 before routing looks at params (VIS-PRE-1).
+        return Request(ident, method, params, jsonrpc)
     if params is None:
         return Request(ident, method, {})
     if not isinstance(params, dict):
