@@ -499,6 +499,33 @@ def seal_vectors() -> None:
             },
         ),
         case(
+            "mrtr-seal-nested-keys-sorted",
+            "answer and memo values are serde_json Values, whose objects are B-tree maps in neva's build (serde_json without preserve_order): their keys are written sorted at every depth, whatever order the payload states them in",
+            ["MRTR-PAYLOAD-1", "MRTR-SEAL-3"],
+            ["Interop"],
+            {
+                **base,
+                "payload": {
+                    "answers": {
+                        "who": {
+                            "content": {"name": "octocat", "email": "o@e.io"},
+                            "action": "accept",
+                        }
+                    },
+                    "memos": {
+                        "quote": {"price": 42, "currency": "EUR", "legs": [{"z": 1, "a": 2}]}
+                    },
+                    "exp": 5,
+                    "req": "r",
+                },
+            },
+            {
+                "token": token(
+                    b'{"answers":{"who":{"action":"accept","content":{"email":"o@e.io","name":"octocat"}}},"requested":[],"memos":{"quote":{"currency":"EUR","legs":[{"a":2,"z":1}],"price":42}},"effects":[],"exp":5,"req":"r","principal":null,"aud":null}'
+                )
+            },
+        ),
+        case(
             "mrtr-seal-rotated-kid",
             "after rotation the active kid 2 seals with its own secret (rotated_keyring_still_decodes_old_kid)",
             ["MRTR-KEY-2", "MRTR-SEAL-3"],

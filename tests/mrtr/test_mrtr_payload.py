@@ -22,6 +22,26 @@ def test_encode_is_compact_in_declared_order() -> None:
     )
 
 
+def test_encode_sorts_the_objects_inside_values() -> None:
+    """MRTR-PAYLOAD-1, MRTR-PAYLOAD-5: answer and memo values are serde_json Values (B-tree
+    maps): their objects are written key-sorted at every depth; the maps' own keys keep the
+    caller's order."""
+    p = StatePayload(
+        answers={"z": {"b": [{"d": 1, "c": 2}], "a": None}, "y": 1},
+        exp=5,
+        req="r",
+        memos={"m": {"y": 1.0, "x": "é"}},
+    )
+    assert (
+        p.encode()
+        == (
+            '{"answers":{"z":{"a":null,"b":[{"c":2,"d":1}]},"y":1},"requested":[],'
+            '"memos":{"m":{"x":"é","y":1.0}},"effects":[],"exp":5,"req":"r",'
+            '"principal":null,"aud":null}'
+        ).encode()
+    )
+
+
 def test_effects_collapse_duplicates() -> None:
     """MRTR-PAYLOAD-5: effects is a set; duplicates collapse keeping first occurrence."""
     assert StatePayload(answers={}, exp=1, req="r", effects=("b", "a", "b")).effects == ("b", "a")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from mcp_touchstone._serde import invalid_type
-from mcp_touchstone.serde_json import JSON, JsonError, from_str, to_string_ordered
+from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, to_string_ordered
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
 
@@ -34,6 +34,16 @@ FIELD_ORDER: tuple[str, ...] = (
 _U64_MAX = (1 << 64) - 1
 _MAX_DEPTH = 128
 _WS = b" \t\n\r"
+
+
+def _value_map(values: Mapping[str, JSON]) -> str:
+    """A ``HashMap<String, Value>`` as serde_json writes it: the map's own key order, each
+    value with its object keys sorted (a ``Value`` object is a ``BTreeMap``)."""
+    return (
+        "{"
+        + ",".join(f"{to_string_ordered(key)}:{canonical(value)}" for key, value in values.items())
+        + "}"
+    )
 
 
 class PayloadError(ValueError):
@@ -81,8 +91,35 @@ class StatePayload:
         }
 
     def encode(self) -> bytes:
-        """Compact UTF-8 JSON in declared field order: what ``serde_json::to_vec`` writes."""
-        return to_string_ordered(self.to_json()).encode("utf-8")
+        """Compact UTF-8 JSON in declared field order: what ``serde_json::to_vec`` writes.
+
+        ``answers`` and ``memos`` are written in the caller's key order (neva's are hash
+        maps, in an order of their own), but each *value* is a ``serde_json::Value``, whose
+        objects are B-tree maps in neva's build (no ``preserve_order``): their keys are
+        written sorted, at every depth (MRTR-PAYLOAD-1).
+        """
+        text = "".join(
+            (
+                '{"answers":',
+                _value_map(self.answers),
+                ',"requested":',
+                to_string_ordered(list[JSON](self.requested)),
+                ',"memos":',
+                _value_map(self.memos),
+                ',"effects":',
+                to_string_ordered(list[JSON](self.effects)),
+                ',"exp":',
+                str(self.exp),
+                ',"req":',
+                to_string_ordered(self.req),
+                ',"principal":',
+                to_string_ordered(self.principal),
+                ',"aud":',
+                to_string_ordered(self.aud),
+                "}",
+            )
+        )
+        return text.encode("utf-8")
 
     @classmethod
     def from_json(cls, value: JSON) -> StatePayload:
