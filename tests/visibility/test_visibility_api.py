@@ -159,6 +159,29 @@ def test_granted_scopes_reads_scp_array_and_merges_with_scope_string() -> None:
     assert granted_scopes(Identity.bearer("a", {"scp": ["ok", 42]})) == ("ok",)
 
 
+def test_custom_identity_delegates() -> None:
+    """identity.rs custom_identity_delegates_and_exposes_no_keys: a custom identity's scopes come
+    from its own claim() (the claim-key redaction half has no counterpart here); the
+    built-in policy judges it through the request context (VIS-ID-2, VIS-ID-4, VIS-POL-3)."""
+
+    class ServiceAccount:
+        @property
+        def subject(self) -> str | None:
+            return "svc"
+
+        def claim(self, key: str, /) -> JSON | None:
+            return "read" if key == "scope" else None
+
+    custom = ServiceAccount()
+    assert has_scopes(custom, ["read"])
+    assert not has_scopes(custom, ["write"])
+    assert granted_scopes(custom) == ("read",)
+    policy = Visibility().requiring_declared_scopes()
+    ctx = RequestContext(ProtocolVersion.V2025_11_25, custom)
+    assert visible(policy, {SCOPES_KEY: ["read"]}, ctx)
+    assert not visible(policy, {SCOPES_KEY: ["write"]}, ctx)
+
+
 def test_anonymous_holds_nothing_but_meets_empty_requirements() -> None:
     """Anonymous has no scopes; an empty requirement is met by everyone (VIS-ID-4)."""
     assert granted_scopes(ANONYMOUS) == ()

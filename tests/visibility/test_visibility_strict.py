@@ -63,6 +63,11 @@ def unknown_tool(name: str, version: ProtocolVersion = DRAFT) -> Refused:
     return Refused({"jsonrpc": "2.0", "id": 1, "result": result})
 
 
+def error_answer(code: int, message: str) -> Refused:
+    """A refusal carrying the JSON-RPC error ``code``/``message`` for request id 1."""
+    return Refused({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": message}})
+
+
 def test_page_two_hidden_tool_leaks_in_turbomcp_only() -> None:
     """A hidden tool on page 2 is callable in turbomcp, refused in strict (VIS-STRICT-1,
     VIS-CALL-2)."""
@@ -101,21 +106,13 @@ def test_unlisted_prompt_and_uri_refused_in_strict() -> None:
     """Unlisted prompts and URIs get the nonexistent answers in strict (VIS-STRICT-2)."""
     get = Request(1, "prompts/get", {"name": "nope"})
     assert dispatch(CATALOG, get, LEGACY, POLICY) == Dispatched()
-    assert dispatch(CATALOG, get, LEGACY, POLICY, profile=STRICT) == Refused(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "error": {"code": -32602, "message": "invalid params: unknown prompt: nope"},
-        }
+    assert dispatch(CATALOG, get, LEGACY, POLICY, profile=STRICT) == error_answer(
+        -32602, "invalid params: unknown prompt: nope"
     )
     read = Request(1, "resources/read", {"uri": "nowhere://x"})
     assert dispatch(CATALOG, read, OLD, POLICY) == Dispatched()
-    assert dispatch(CATALOG, read, OLD, POLICY, profile=STRICT) == Refused(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "error": {"code": -32002, "message": "resource not found: nowhere://x"},
-        }
+    assert dispatch(CATALOG, read, OLD, POLICY, profile=STRICT) == error_answer(
+        -32002, "resource not found: nowhere://x"
     )
     visible_template = Request(1, "resources/read", {"uri": "open://x"})
     assert dispatch(CATALOG, visible_template, OLD, POLICY, profile=STRICT) == Dispatched()
@@ -150,23 +147,15 @@ def test_completion_of_hidden_prompt_reaches_handler_in_turbomcp_only() -> None:
 
     hidden_prompt = complete({"type": "ref/prompt", "name": "debug_prompt"})
     assert dispatch(CATALOG, hidden_prompt, DRAFT, POLICY) == Dispatched()
-    assert dispatch(CATALOG, hidden_prompt, DRAFT, POLICY, profile=STRICT) == Refused(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "error": {"code": -32602, "message": "invalid params: unknown prompt: debug_prompt"},
-        }
+    assert dispatch(CATALOG, hidden_prompt, DRAFT, POLICY, profile=STRICT) == error_answer(
+        -32602, "invalid params: unknown prompt: debug_prompt"
     )
     shown = complete({"type": "ref/prompt", "name": "summarize"})
     assert dispatch(CATALOG, shown, DRAFT, POLICY, profile=STRICT) == Dispatched()
     hidden_template = complete({"type": "ref/resource", "uri": "vault://{+path}"})
     assert dispatch(CATALOG, hidden_template, LEGACY, POLICY) == Dispatched()
-    assert dispatch(CATALOG, hidden_template, LEGACY, POLICY, profile=STRICT) == Refused(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "error": {"code": -32002, "message": "resource not found: vault://{+path}"},
-        }
+    assert dispatch(CATALOG, hidden_template, LEGACY, POLICY, profile=STRICT) == error_answer(
+        -32002, "resource not found: vault://{+path}"
     )
     shown_template = complete({"type": "ref/resource", "uri": "open://{name}"})
     assert dispatch(CATALOG, shown_template, LEGACY, POLICY, profile=STRICT) == Dispatched()

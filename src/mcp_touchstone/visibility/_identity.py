@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from mcp_touchstone.serde_json import JSON
 
@@ -27,6 +28,24 @@ def split_whitespace(text: str) -> tuple[str, ...]:
     """Split ``text`` as Rust's ``str::split_whitespace`` does: on runs of White_Space code
     points, with no empty pieces (VIS-ID-3)."""
     return tuple(piece for piece in _WHITE_SPACE_RUN.split(text) if piece)
+
+
+class IdentityClaims(Protocol):
+    """What the scope rules read from a caller: its subject and its claims by key.
+
+    :class:`Identity` is one; any other object with these two members is treated like
+    turbomcp's ``Identity::Custom``, whose scopes come from delegating ``claim("scope")`` and
+    ``claim("scp")`` to it (VIS-ID-2).
+    """
+
+    @property
+    def subject(self) -> str | None:
+        """The subject, or ``None`` for an anonymous caller."""
+        ...
+
+    def claim(self, key: str, /) -> JSON | None:
+        """The claim ``key``, or ``None`` when the caller has none."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +103,7 @@ def identity_from_meta(meta: JSON) -> Identity:
     return Identity.bearer(sub, claims if isinstance(claims, dict) else {})
 
 
-def granted_scopes(identity: Identity) -> tuple[str, ...]:
+def granted_scopes(identity: IdentityClaims) -> tuple[str, ...]:
     """The scopes ``identity`` holds (VIS-ID-2): the ``scope`` claim, when a string, split on
     White_Space, followed by the string entries of the ``scp`` claim, when an array, verbatim.
     Duplicates are kept; anonymous holds none."""
@@ -98,7 +117,7 @@ def granted_scopes(identity: Identity) -> tuple[str, ...]:
     return tuple(out)
 
 
-def has_scopes(identity: Identity, required: Iterable[str]) -> bool:
+def has_scopes(identity: IdentityClaims, required: Iterable[str]) -> bool:
     """Whether ``identity`` holds every scope in ``required`` (VIS-ID-4).
 
     Exact, case-sensitive string equality; an empty requirement is met by everyone,

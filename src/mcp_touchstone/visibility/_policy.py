@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from mcp_touchstone.serde_json import JSON
-from mcp_touchstone.visibility._identity import ANONYMOUS, Identity, has_scopes
+from mcp_touchstone.visibility._identity import ANONYMOUS, IdentityClaims, has_scopes
 from mcp_touchstone.visibility._meta import declared_scopes_of, tags_of
 
 
@@ -46,7 +46,7 @@ class RequestContext:
     """
 
     protocol_version: ProtocolVersion = ProtocolVersion.V2025_11_25
-    identity: Identity = ANONYMOUS
+    identity: IdentityClaims = ANONYMOUS
     propagated_meta: Mapping[str, JSON] = field(default_factory=dict)
 
 
