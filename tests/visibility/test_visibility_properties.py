@@ -28,7 +28,7 @@ from mcp_touchstone.visibility import (
     uri_template_matches,
 )
 from mcp_touchstone.visibility._dispatch import refusal
-from tests.strategies.visibility import catalogs, identities, policies
+from tests.strategies.visibility import URI_POOL, catalogs, identities, policies
 
 NOWHERE_NAME = "zz-nowhere"
 NOWHERE_URI = "nowhere://zz"
@@ -159,7 +159,7 @@ def check_strict_equal_nowhere(
         entries = _every_entry(catalog.listing(kind))
         for key in {e.id for e in entries}:
             cases.append((kind, key, NOWHERE_NAME))
-    for uri in ("mem://a", "mem://b", "mem://dir/x", "mem://dir/y/z"):
+    for uri in URI_POOL:
         cases.append((ComponentKind.RESOURCE, uri, NOWHERE_URI))
     for kind, key, nowhere in cases:
         request = _request(kind, key, meta)
@@ -179,13 +179,44 @@ def check_strict_equal_nowhere(
         )
 
 
+def _first_page_hidden_uri(
+    catalog: Catalog, policy: Visibility, uri: str, ctx: RequestContext
+) -> bool:
+    """Whether turbomcp's read check hides ``uri``: the first first-page resource with that URI
+    decides; else the first first-page template matching it (computed here independently of
+    the dispatcher)."""
+    assert catalog.resources is not None
+    assert catalog.resource_templates is not None
+    concrete = _first_match(list(catalog.resources.pages[0].items), uri)
+    if concrete is not None:
+        return not policy(VisibleComponent(ComponentKind.RESOURCE, concrete.id, concrete.meta, ctx))
+    template = next(
+        (e for e in catalog.resource_templates.pages[0].items if uri_template_matches(e.id, uri)),
+        None,
+    )
+    return template is not None and not policy(
+        VisibleComponent(ComponentKind.RESOURCE_TEMPLATE, template.id, template.meta, ctx)
+    )
+
+
 def check_turbomcp_equal_nowhere(
     catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion
 ) -> None:
-    """turbomcp: a tool or prompt hidden on the first page is answered as a name that exists
-    nowhere is, once its handler answers (VIS-PROP-1, VIS-CALL-2, VIS-CALL-3)."""
+    """turbomcp: a tool, prompt or resource URI hidden by the first page is answered as a name
+    that exists nowhere is, once its handler answers (VIS-PROP-1, VIS-CALL-2, VIS-CALL-3,
+    VIS-CALL-4)."""
     meta = _meta_of(identity)
     ctx = RequestContext(version, identity)
+    for uri in URI_POOL:
+        hidden_uri = _first_page_hidden_uri(catalog, policy, uri, ctx)
+        out = dispatch(catalog, _request(ComponentKind.RESOURCE, uri, meta), version, policy)
+        assert isinstance(out, Refused) == hidden_uri
+        if hidden_uri:
+            probe = _request(ComponentKind.RESOURCE, NOWHERE_URI, meta)
+            reference = dispatch(catalog, probe, version, policy)
+            assert answer(out, catalog, ComponentKind.RESOURCE, uri, version) == answer(
+                reference, catalog, ComponentKind.RESOURCE, NOWHERE_URI, version
+            )
     for kind in (ComponentKind.TOOL, ComponentKind.PROMPT):
         listing = catalog.listing(kind)
         assert listing is not None
@@ -263,8 +294,8 @@ def test_strict_hidden_answers_equal_nowhere_answers_long(
 def test_turbomcp_first_page_hidden_answers_equal_nowhere_answers(
     catalog: Catalog, policy: Visibility, identity: Identity, version: ProtocolVersion
 ) -> None:
-    """turbomcp: first-page hidden tools and prompts answer as nowhere names do (VIS-PROP-1,
-    VIS-CALL-2, VIS-CALL-3)."""
+    """turbomcp: first-page hidden tools, prompts and URIs answer as nowhere names do
+    (VIS-PROP-1, VIS-CALL-2, VIS-CALL-3, VIS-CALL-4)."""
     check_turbomcp_equal_nowhere(catalog, policy, identity, version)
 
 
