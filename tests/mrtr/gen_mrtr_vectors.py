@@ -2266,6 +2266,165 @@ def allows_vectors() -> None:
                 "handwritten",
             )
         )
+    # Every params type is a derived serde struct (neva's types/{elicitation,sampling,root}.rs)
+    # and so also reads serde's sequence form: the fields in declared order, a field marked
+    # #[serde(default)] may be left off the end, any other field (an Option too) is needed.
+    # ElicitRequestParams looks for `mode` with Value::get, which finds nothing in an
+    # array, so array params are always the form variant.
+    schema_seq: list[Any] = ["object", {}, None]
+    msgs = [["user", {"type": "text", "text": "hi"}]]
+    nulls8 = [None] * 8
+    all_caps: dict[str, Any] = {"elicitation": {}, "sampling": {}, "roots": {}}
+    params_rows: list[tuple[str, str, Any, str, Any, Any]] = [
+        (
+            "params-seq-form",
+            "form params as an array [message, mode, requestedSchema, _meta]",
+            {"elicitation": {}},
+            "elicitation/create",
+            ["m", None, {"type": "object", "properties": {}}, None],
+            F,
+        ),
+        (
+            "params-seq-url-mode-is-form",
+            "array params are always the form variant, even with mode url in the mode slot (Value::get finds no mode in an array)",
+            {"elicitation": {"url": {}}},
+            "elicitation/create",
+            ["m", "url", {"properties": {}}, None],
+            F,
+        ),
+        (
+            "params-seq-schema-seq",
+            "requestedSchema in its sequence form [type, properties, required]",
+            {"elicitation": {}},
+            "elicitation/create",
+            ["m", "form", schema_seq, None],
+            F,
+        ),
+        (
+            "params-seq-mode-default-not-at-end",
+            "mode has a default, but the fields after it do not: [message] alone is too short",
+            {"elicitation": {}},
+            "elicitation/create",
+            ["m"],
+            None,
+        ),
+        (
+            "params-seq-meta-needed",
+            "_meta is an Option without #[serde(default)]: the sequence form needs its slot",
+            {"elicitation": {}},
+            "elicitation/create",
+            ["m", None, {"properties": {}}],
+            None,
+        ),
+        (
+            "params-seq-too-long",
+            "more elements than the struct has fields",
+            {"elicitation": {}},
+            "elicitation/create",
+            ["m", None, {"properties": {}}, None, None],
+            None,
+        ),
+        (
+            "params-seq-sampling",
+            "sampling params as an array of all ten fields, the message in its sequence form too",
+            all_caps,
+            "sampling/createMessage",
+            [msgs, 10, *nulls8],
+            S,
+        ),
+        (
+            "params-seq-sampling-short",
+            "sampling params as an array without the eight optional slots",
+            all_caps,
+            "sampling/createMessage",
+            [[], 10],
+            None,
+        ),
+        ("params-seq-roots", "roots params as [_meta]", all_caps, "roots/list", [None], R),
+        (
+            "params-seq-roots-empty",
+            "an empty array leaves out the _meta slot",
+            all_caps,
+            "roots/list",
+            [],
+            None,
+        ),
+        (
+            "sampling-tool-choice",
+            "toolChoice is {mode: auto|required|none}",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "toolChoice": {"mode": "auto"}},
+            S,
+        ),
+        (
+            "sampling-tool-choice-bad-mode",
+            "an unknown toolChoice mode",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "toolChoice": {"mode": "sometimes"}},
+            None,
+        ),
+        (
+            "sampling-tool-choice-no-mode",
+            "toolChoice needs its mode",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "toolChoice": {}},
+            None,
+        ),
+        (
+            "sampling-priority-string",
+            "modelPreferences priorities are f32",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "modelPreferences": {"costPriority": "high"}},
+            None,
+        ),
+        (
+            "sampling-hint-name-number",
+            "a model hint's name is an optional string",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "modelPreferences": {"hints": [{"name": 5}]}},
+            None,
+        ),
+        (
+            "sampling-preferences",
+            "well-typed model preferences",
+            all_caps,
+            "sampling/createMessage",
+            {
+                "messages": [],
+                "maxTokens": 1,
+                "modelPreferences": {"hints": [{"name": "claude"}, {}], "speedPriority": 0.5},
+            },
+            S,
+        ),
+        (
+            "sampling-tools-not-list",
+            "tools is an optional list",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [], "maxTokens": 1, "tools": {}},
+            None,
+        ),
+    ]
+    # The client named only url; the array is read as a form, which it has ruled out.
+    refused = {"params-seq-url-mode-is-form"}
+    for pid, comment, cp, method, params, required in params_rows:
+        rows.append(
+            (
+                pid,
+                comment,
+                cp,
+                {"method": method, "params": params},
+                E if required is None else {"allowed": pid not in refused, "required": required},
+                ["MRTR-REQ-7"] if pid.startswith("params-seq") else ["MRTR-REQ-6"],
+                "Envelope" if required is not None else "Error",
+                "handwritten",
+            )
+        )
     t = [
         case("mrtr-allows-" + i, c, r, [f], {"capabilities": cp, "request": rq}, e, o)
         for i, c, cp, rq, e, r, f, o in rows

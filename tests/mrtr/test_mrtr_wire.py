@@ -184,12 +184,48 @@ def test_requested_schema_properties(schema_property: JSON, ok: bool) -> None:
         {"messages": [{"role": "robot", "content": {}}], "maxTokens": 1},
         {"messages": [], "maxTokens": 1, "includeContext": "everything"},
         {"messages": [], "maxTokens": 1, "stopSequences": [1]},
+        {"messages": [], "maxTokens": 1, "toolChoice": {"mode": "always"}},
+        {"messages": [], "maxTokens": 1, "toolChoice": []},
+        {"messages": [], "maxTokens": 1, "modelPreferences": {"speedPriority": True}},
+        {"messages": [], "maxTokens": 1, "modelPreferences": {"hints": [["n", 1]]}},
+        {"messages": [], "maxTokens": 1, "tools": "all"},
     ],
 )
 def test_sampling_params_are_typed(params: JSON) -> None:
-    """MRTR-REQ-6: maxTokens is an i32, roles and includeContext are enums, lists are typed."""
+    """MRTR-REQ-6: maxTokens is an i32, roles, includeContext and toolChoice.mode are enums,
+    model preferences and lists are typed."""
     with pytest.raises(InputRequestError):
         decode_input_request({"method": "sampling/createMessage", "params": params})
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "ok"),
+    [
+        ("elicitation/create", ["m", None, {"properties": {}}, None], True),
+        ("elicitation/create", ["m", None, ["object", {}, ["a"]], {"k": 1}], True),
+        ("elicitation/create", ["m"], False),
+        ("elicitation/create", ["m", None, {"properties": {}}], False),
+        ("elicitation/create", ["m", None, {"properties": {}}, None, None], False),
+        ("elicitation/create", ["m", None, [{}], None], False),
+        ("sampling/createMessage", [[["assistant", []]], 1, *[None] * 8], True),
+        ("sampling/createMessage", [[["robot", []]], 1, *[None] * 8], False),
+        ("sampling/createMessage", [[], 1, *[None] * 7], False),
+        ("sampling/createMessage", [[], 1, None, None, [0.5, [["h"]], None, 1], *[None] * 5], True),
+        ("roots/list", [None], True),
+        ("roots/list", [], False),
+        ("roots/list", [None, None], False),
+    ],
+)
+def test_params_read_from_the_sequence_form(method: str, params: JSON, ok: bool) -> None:
+    """MRTR-REQ-7: each kind's params struct (and the structs inside it) also reads from an
+    array of its fields in declared order; only defaulted fields may be left off the end."""
+    envelope: JSON = {"method": method, "params": params}
+    if ok:
+        request = decode_input_request(envelope)
+        assert request.mode in (None, ElicitationMode.FORM)
+    else:
+        with pytest.raises(InputRequestError):
+            decode_input_request(envelope)
 
 
 def test_roots_meta_must_parse() -> None:

@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_MISSING: object = object()
 
 _I32_MIN = -(1 << 31)
 _I32_MAX = (1 << 31) - 1
@@ -215,18 +216,46 @@ def _schema_ok(value: JSON) -> bool:
     return False
 
 
-def _check_form(params: JSON) -> None:
-    if not isinstance(params, dict):
-        raise _type_error(params, "struct ElicitRequestFormParams")
+def _struct(
+    value: JSON, name: str, fields: tuple[str, ...], defaulted: frozenset[str] = frozenset()
+) -> dict[str, JSON]:
+    """A derived serde struct's members by name (MRTR-REQ-7): an object as it is, or the
+    sequence form, an array holding the fields in declared order. There a field marked
+    ``#[serde(default)]`` may be missing from the end, every other field is needed (an
+    ``Option`` too), and more elements than fields is an error."""
+    if isinstance(value, dict):
+        return value
+    if not isinstance(value, list):
+        raise _type_error(value, f"struct {name}")
+    if len(value) > len(fields):
+        raise InputRequestError(f"invalid length {len(value)}, expected fewer elements in array")
+    for missing in fields[len(value) :]:
+        if missing not in defaulted:
+            raise InputRequestError(
+                f"invalid length {len(value)}, expected struct {name} with {len(fields)} elements"
+            )
+    return dict(zip(fields, value, strict=False))
+
+
+def _check_form(value: JSON) -> None:
+    params = _struct(
+        value,
+        "ElicitRequestFormParams",
+        ("message", "mode", "requestedSchema", "_meta"),
+        frozenset({"mode"}),
+    )
     _require_str(params, "message")
     mode = params.get("mode")
     if mode is not None and mode not in ("form", "url"):
         raise InputRequestError(f"unknown variant `{mode}`, expected `form` or `url`")
     if "requestedSchema" not in params:
         raise InputRequestError("missing field `requestedSchema`")
-    schema = params["requestedSchema"]
-    if not isinstance(schema, dict):
-        raise _type_error(schema, "struct RequestSchema")
+    schema = _struct(
+        params["requestedSchema"],
+        "RequestSchema",
+        ("type", "properties", "required"),
+        frozenset({"type"}),
+    )
     if "type" in schema and schema["type"] not in _PROPERTY_TYPES:
         kind = schema["type"]
         if isinstance(kind, str):
@@ -244,13 +273,48 @@ def _check_url(params: dict[str, JSON]) -> None:
     _require_str(params, "url")
 
 
-def _check_sampling(params: JSON) -> None:
-    if not isinstance(params, dict):
-        raise _type_error(params, "struct CreateMessageRequestParams")
+_SAMPLING_FIELDS = (
+    "messages",
+    "maxTokens",
+    "includeContext",
+    "metadata",
+    "modelPreferences",
+    "systemPrompt",
+    "temperature",
+    "stopSequences",
+    "tools",
+    "toolChoice",
+)
+_PRIORITIES = ("costPriority", "speedPriority", "intelligencePriority")
+
+
+def _optional_f32(obj: dict[str, JSON], name: str) -> None:
+    if not _opt(obj, name, _is_f64):
+        raise _type_error(obj[name], "f32")
+
+
+def _check_model_preferences(value: JSON) -> None:
+    prefs = _struct(
+        value,
+        "ModelPreferences",
+        ("costPriority", "hints", "speedPriority", "intelligencePriority"),
+    )
+    for name in _PRIORITIES:
+        _optional_f32(prefs, name)
+    hints = prefs.get("hints")
+    if hints is None:
+        return
+    if not isinstance(hints, list):
+        raise _type_error(hints, "a sequence")
+    for hint in hints:
+        _optional_str(_struct(hint, "ModelHint", ("name",)), "name")
+
+
+def _check_sampling(value: JSON) -> None:
+    params = _struct(value, "CreateMessageRequestParams", _SAMPLING_FIELDS)
     messages = _field(params, "messages", list, "a sequence")
-    for message in messages:
-        if not isinstance(message, dict):
-            raise _type_error(message, "struct SamplingMessage")
+    for item in messages:
+        message = _struct(item, "SamplingMessage", ("role", "content"))
         if message.get("role") not in ("user", "assistant"):
             raise InputRequestError("invalid SamplingMessage role")
         if "content" not in message:
@@ -262,20 +326,25 @@ def _check_sampling(params: JSON) -> None:
     include = params.get("includeContext")
     if include is not None and include not in ("none", "thisServer", "allServers"):
         raise InputRequestError(f"unknown variant for includeContext: {include!r}")
-    prefs = params.get("modelPreferences")
-    if prefs is not None and not isinstance(prefs, dict):
-        raise _type_error(prefs, "struct ModelPreferences")
+    if params.get("modelPreferences") is not None:
+        _check_model_preferences(params["modelPreferences"])
     _optional_str(params, "systemPrompt")
-    temp = params.get("temperature")
-    if temp is not None and (isinstance(temp, bool) or not isinstance(temp, int | float)):
-        raise _type_error(temp, "f32")
+    _optional_f32(params, "temperature")
     _optional_str_list(params, "stopSequences")
+    tools = params.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        raise _type_error(tools, "a sequence")
+    choice = params.get("toolChoice")
+    if choice is not None:
+        mode = _struct(choice, "ToolChoice", ("mode",)).get("mode", _MISSING)
+        if mode is _MISSING:
+            raise InputRequestError("missing field `mode`")
+        if mode not in ("auto", "required", "none"):
+            raise InputRequestError("unknown variant of ToolChoiceMode")
 
 
-def _check_roots(params: JSON) -> None:
-    if not isinstance(params, dict):
-        raise _type_error(params, "struct ListRootsRequestParams")
-    meta = params.get("_meta")
+def _check_roots(value: JSON) -> None:
+    meta = _struct(value, "ListRootsRequestParams", ("_meta",)).get("_meta")
     if meta is not None:
         from mcp_touchstone.mrtr.meta import (  # meta imports this module
             MetaError,
