@@ -340,7 +340,8 @@ def test_a_wrong_jsonrpc_version_is_refused_before_anything_else() -> None:
 
 def test_an_unrecognized_draft_log_level_is_refused_before_visibility() -> None:
     """On 2026-07-28 a version-gated request with a bad logLevel is -32602 before the list or
-    the check; the 2025 revisions and ungated methods ignore the key (VIS-PRE-2)."""
+    the check (a name, or serde's {"name": null} map form, is good); the 2025 revisions and
+    ungated methods ignore the key (VIS-PRE-2)."""
 
     def with_level(method: str, params: dict[str, JSON], level: JSON) -> Request:
         return Request(5, method, {**params, "_meta": {"io.modelcontextprotocol/logLevel": level}})
@@ -353,9 +354,16 @@ def test_an_unrecognized_draft_log_level_is_refused_before_visibility() -> None:
     assert _error_message(dispatch(CATALOG, listed, DRAFT, None)) == (
         'invalid params: invalid logLevel: {"z":1,"a":null}'
     )
-    for level in ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"):
+    names = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+    map_forms: list[JSON] = [{name: None} for name in names]
+    goods: list[JSON] = [*names, *map_forms]
+    for level in goods:
         ok = dispatch(CATALOG, with_level("tools/list", {}, level), DRAFT, HIDES_INTERNAL)
         assert isinstance(ok, Listed)
+    bads: list[JSON] = [{"debug": 1}, {"debug": None, "info": None}, {}, ["debug"], "Debug"]
+    for bad in bads:
+        out = dispatch(CATALOG, with_level("tools/list", {}, bad), DRAFT, HIDES_INTERNAL)
+        assert _error_message(out).startswith("invalid params: invalid logLevel: ")
     legacy = dispatch(CATALOG, call, LEGACY, HIDES_INTERNAL)
     assert isinstance(legacy, Refused)
     assert "unknown tool: rotate_keys" in str(legacy.response)

@@ -408,6 +408,17 @@ def context_of(request: Request, version: ProtocolVersion) -> RequestContext:
     return RequestContext(version, identity, propagated)
 
 
+def _is_log_level(value: JSON) -> bool:
+    """Whether ``serde_json::from_value::<LogLevel>`` accepts ``value``: a level name, or serde's
+    map form of a unit variant, a single-key object ``{"<level>": null}`` (VIS-PRE-2)."""
+    if isinstance(value, str):
+        return value in LOG_LEVELS
+    if isinstance(value, dict) and len(value) == 1:
+        ((name, payload),) = value.items()
+        return name in LOG_LEVELS and payload is None
+    return False
+
+
 def _pre_dispatch(request: Request, version: ProtocolVersion) -> Refused | None:
     """What turbomcp answers before any capability or visibility code runs (VIS-PRE-*): a
     declared ``jsonrpc`` other than ``"2.0"`` is ``-32600``; on 2026-07-28 a version-gated
@@ -419,7 +430,7 @@ def _pre_dispatch(request: Request, version: ProtocolVersion) -> Refused | None:
         meta = _params_meta(request.params)
         if isinstance(meta, dict) and LOG_LEVEL_KEY in meta:
             level = meta[LOG_LEVEL_KEY]
-            if not (isinstance(level, str) and level in LOG_LEVELS):
+            if not _is_log_level(level):
                 bad = invalid_params(f"invalid logLevel: {to_string_ordered(level)}")
                 return Refused(error_response(request.id, bad))
     return None
