@@ -62,6 +62,23 @@ def test_the_meta_fallback_needs_the_whole_meta_to_parse() -> None:
         {"progressToken": True},
         {CAPS: {"roots": 5}},
         {"traceparent": 7},
+        {"io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1", "icons": {}}},
+        {"io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1", "icons": [{}]}},
+        {
+            "io.modelcontextprotocol/clientInfo": {
+                "name": "c",
+                "version": "1",
+                "icons": [{"src": "i.png", "sizes": "48x48"}],
+            }
+        },
+        {
+            "io.modelcontextprotocol/clientInfo": {
+                "name": "c",
+                "version": "1",
+                "icons": [{"src": "i.png", "theme": "sepia"}],
+            }
+        },
+        {"io.modelcontextprotocol/clientInfo": ["c", "1"]},
     ]
     for bad in bad_metas:
         meta: JSON = {**bad, "requestState": "s", "inputResponses": ANSWERS}
@@ -73,6 +90,31 @@ def test_the_meta_fallback_needs_the_whole_meta_to_parse() -> None:
         "requestState": "s",
     }
     assert request_state({"_meta": fine}) == "s"
+    icons: JSON = {
+        "io.modelcontextprotocol/clientInfo": {
+            "name": "c",
+            "version": "1",
+            "icons": [
+                {"src": "i.png", "sizes": ["48x48", "any", "junk"], "theme": "dark"},
+                ["image/png", None, "j.png", "light"],
+            ],
+        },
+        "requestState": "s",
+    }
+    assert request_state({"_meta": icons}) == "s"
+
+
+def test_the_meta_reads_the_struct_sequence_form() -> None:
+    """MRTR-RETRY-4: RequestParamsMeta (and clientInfo) also read serde's sequence form:
+    all ten fields in declared order, inputResponses and requestState included."""
+    caps: JSON = {"roots": {}}
+    seq: list[JSON] = [7, None, None, None, ["c", "1", None], ANSWERS, "s", "info", "v", caps]
+    assert request_state({"_meta": seq}) == "s"
+    assert input_responses({"_meta": seq}) == ANSWERS
+    assert client_capabilities({"_meta": seq}) == ClientMrtrCapabilities(roots=True)
+    for short in (seq[:9], seq[:6], [], [*seq, None]):
+        assert request_state({"_meta": short}) is None, short
+        assert client_capabilities({"_meta": short}) == ClientMrtrCapabilities()
 
 
 @pytest.mark.parametrize("bad", [42, {"a": 1}, ["x"], None, True])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_touchstone._serde import unexpected
+from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.mrtr.capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
@@ -56,11 +57,60 @@ def _opt_str(meta: dict[str, JSON], key: str) -> None:
         raise MetaError(f"invalid type: {unexpected(value)}, expected a string")
 
 
-def parse_request_meta(meta: JSON) -> RequestMeta:
-    """Parse a request ``_meta`` object under neva's ``RequestParamsMeta`` field types;
-    any malformed modelled field fails the whole parse (MRTR-RETRY-4)."""
-    if not isinstance(meta, dict):
-        raise MetaError(f"invalid type: {unexpected(meta)}, expected struct")
+_META_FIELDS = (
+    "progressToken",
+    "traceparent",
+    "tracestate",
+    "baggage",
+    "io.modelcontextprotocol/clientInfo",
+    "inputResponses",
+    "requestState",
+    "io.modelcontextprotocol/logLevel",
+    "io.modelcontextprotocol/protocolVersion",
+    CLIENT_CAPABILITIES_KEY,
+)
+"""``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``)."""
+_META_DEFAULTED = frozenset({"inputResponses", "requestState"})
+_ICON_THEMES = frozenset({"dark", "light"})
+
+
+def _check_icon(value: JSON) -> None:
+    """neva's ``Icon``: ``src`` a string; ``mimeType`` a string, ``sizes`` a list of
+    strings (any string reads as a size), ``theme`` ``dark`` or ``light``, all optional."""
+    icon = struct_members(value, "Icon", ("mimeType", "sizes", "src", "theme"), MetaError)
+    if not isinstance(icon.get("src"), str):
+        raise MetaError("icon `src` must be a string")
+    _opt_str(icon, "mimeType")
+    sizes = icon.get("sizes")
+    if sizes is not None and not (
+        isinstance(sizes, list) and all(isinstance(s, str) for s in sizes)
+    ):
+        raise MetaError("icon `sizes` must be a list of strings")
+    theme = icon.get("theme")
+    if theme is not None and theme not in _ICON_THEMES:
+        raise MetaError("icon `theme` must be dark or light")
+
+
+def _check_client_info(value: JSON) -> None:
+    """neva's ``Implementation``: string ``name`` and ``version``, optional ``icons``."""
+    info = struct_members(value, "Implementation", ("name", "version", "icons"), MetaError)
+    for key in ("name", "version"):
+        if not isinstance(info.get(key), str):
+            raise MetaError(f"clientInfo `{key}` must be a string")
+    icons = info.get("icons")
+    if icons is None:
+        return
+    if not isinstance(icons, list):
+        raise MetaError("clientInfo `icons` must be a list")
+    for icon in icons:
+        _check_icon(icon)
+
+
+def parse_request_meta(value: JSON) -> RequestMeta:
+    """Parse a request ``_meta`` under neva's ``RequestParamsMeta`` field types (an object,
+    or serde's sequence form of the struct); any malformed modelled field fails the whole
+    parse (MRTR-RETRY-4)."""
+    meta = struct_members(value, "RequestParamsMeta", _META_FIELDS, MetaError, _META_DEFAULTED)
     token = meta.get("progressToken")
     # neva's ProgressToken visitor takes integers and strings only (no floats, no booleans).
     if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):
@@ -75,11 +125,7 @@ def parse_request_meta(meta: JSON) -> RequestMeta:
         _opt_str(meta, key)
     info = meta.get("io.modelcontextprotocol/clientInfo")
     if info is not None:
-        if not isinstance(info, dict):
-            raise MetaError("invalid clientInfo")
-        for key in ("name", "version"):
-            if not isinstance(info.get(key), str):
-                raise MetaError(f"clientInfo `{key}` must be a string")
+        _check_client_info(info)
     level = meta.get("io.modelcontextprotocol/logLevel")
     if level is not None and level not in _LOG_LEVELS:
         raise MetaError("invalid logLevel")

@@ -15,6 +15,7 @@ from enum import Enum
 from typing import TypeVar
 
 from mcp_touchstone._serde import unexpected
+from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -219,22 +220,8 @@ def _schema_ok(value: JSON) -> bool:
 def _struct(
     value: JSON, name: str, fields: tuple[str, ...], defaulted: frozenset[str] = frozenset()
 ) -> dict[str, JSON]:
-    """A derived serde struct's members by name (MRTR-REQ-7): an object as it is, or the
-    sequence form, an array holding the fields in declared order. There a field marked
-    ``#[serde(default)]`` may be missing from the end, every other field is needed (an
-    ``Option`` too), and more elements than fields is an error."""
-    if isinstance(value, dict):
-        return value
-    if not isinstance(value, list):
-        raise _type_error(value, f"struct {name}")
-    if len(value) > len(fields):
-        raise InputRequestError(f"invalid length {len(value)}, expected fewer elements in array")
-    for missing in fields[len(value) :]:
-        if missing not in defaulted:
-            raise InputRequestError(
-                f"invalid length {len(value)}, expected struct {name} with {len(fields)} elements"
-            )
-    return dict(zip(fields, value, strict=False))
+    """A derived params struct's members, from an object or serde's sequence form."""
+    return struct_members(value, name, fields, InputRequestError, defaulted)
 
 
 def _check_form(value: JSON) -> None:
