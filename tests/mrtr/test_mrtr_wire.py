@@ -243,7 +243,8 @@ def test_decode_is_total_with_a_typed_error(value: JSON) -> None:
 
 
 def test_answer_types() -> None:
-    """MRTR-WIRE-2: ElicitResult needs only action, writes content null; Root.name is required."""
+    """MRTR-WIRE-2: ElicitResult needs only action, writes content null; Root.name is required;
+    a ListRootsResult's _meta is a typed request _meta."""
     answer = ElicitResult.model_validate({"action": "accept", "extra": 1})
     assert answer.to_json() == {"action": "accept", "content": None}
     with pytest.raises(ValidationError):
@@ -259,3 +260,6 @@ def test_answer_types() -> None:
     assert roots.roots[0].name == "work"
     with pytest.raises(ValidationError):
         ListRootsResult.model_validate({"roots": [{"uri": "file:///work"}]})
+    ListRootsResult.model_validate({"roots": [], "_meta": {"progressToken": "p"}})
+    with pytest.raises(ValidationError):
+        ListRootsResult.model_validate({"roots": [], "_meta": {"progressToken": 1.5}})

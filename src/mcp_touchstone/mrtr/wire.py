@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from mcp_touchstone.mrtr.meta import MetaError, parse_request_meta
 from mcp_touchstone.mrtr.requests import InputRequest, InputRequestError, decode_input_request
 from mcp_touchstone.serde_json import JSON
 
@@ -59,11 +60,21 @@ class Root(BaseModel):
 
 
 class ListRootsResult(BaseModel):
-    """The answer to ``roots/list``."""
+    """The answer to ``roots/list``; its ``_meta`` is neva's typed ``RequestParamsMeta``."""
 
     model_config = _STRICT
     roots: list[Root]
     meta: Any = Field(default=None, alias="_meta")
+
+    @field_validator("meta", mode="before")
+    @classmethod
+    def _typed_meta(cls, value: Any) -> Any:
+        if value is not None:
+            try:
+                parse_request_meta(value)
+            except MetaError as exc:
+                raise ValueError(str(exc)) from None
+        return value
 
 
 class InputRequiredResult(BaseModel):
