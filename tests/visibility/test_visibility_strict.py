@@ -259,3 +259,11 @@ def test_subscribing_to_a_hidden_resource_passes_in_turbomcp_only() -> None:
     assert dispatch(CATALOG, shown, LEGACY, POLICY, profile=STRICT) == Dispatched()
     malformed = Request(1, "resources/subscribe", {"uri": 5})
     assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == Dispatched()
+
+
+def test_strict_does_not_judge_subscribe_on_the_draft() -> None:
+    """2026-07-28 has no resources/subscribe (turbomcp answers -32601 for any URI), so strict
+    leaves hidden, unknown and visible URIs alike to that answer (VIS-STRICT-7)."""
+    for uri in ("mem://secret", "mem://nope", "mem://public"):
+        subscribe = Request(1, "resources/subscribe", {"uri": uri})
+        assert dispatch(CATALOG, subscribe, DRAFT, POLICY, profile=STRICT) == Dispatched()

@@ -585,7 +585,9 @@ def dispatch(
                 ComponentKind.PROMPT if ref[0] is ComponentKind.PROMPT else ComponentKind.RESOURCE
             )
             return refusal(kind, ref[1], request.id, version)
-    if strict and policy is not None and method == RESOURCES_SUBSCRIBE:
+    if strict and policy is not None and method == RESOURCES_SUBSCRIBE and not version.is_draft:
+        # 2026-07-28 has no resources/subscribe: turbomcp answers -32601 for every URI, and
+        # with no subscription to probe with there is nothing for strict to close.
         uri = params.get("uri") if isinstance(params, dict) else None
         if isinstance(uri, str) and is_hidden(
             catalog, policy, ComponentKind.RESOURCE, uri, ctx, profile=profile
