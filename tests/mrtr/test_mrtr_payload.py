@@ -24,8 +24,7 @@ def test_encode_is_compact_in_declared_order() -> None:
 
 def test_encode_sorts_the_objects_inside_values() -> None:
     """MRTR-PAYLOAD-1, MRTR-PAYLOAD-5: answer and memo values are serde_json Values (B-tree
-    maps): their objects are written key-sorted at every depth; the maps' own keys keep the
-    caller's order."""
+    maps): their objects are written key-sorted at every depth, and the two maps too."""
     p = StatePayload(
         answers={"z": {"b": [{"d": 1, "c": 2}], "a": None}, "y": 1},
         exp=5,
@@ -35,11 +34,28 @@ def test_encode_sorts_the_objects_inside_values() -> None:
     assert (
         p.encode()
         == (
-            '{"answers":{"z":{"a":null,"b":[{"c":2,"d":1}]},"y":1},"requested":[],'
+            '{"answers":{"y":1,"z":{"a":null,"b":[{"c":2,"d":1}]}},"requested":[],'
             '"memos":{"m":{"x":"é","y":1.0}},"effects":[],"exp":5,"req":"r",'
             '"principal":null,"aud":null}'
         ).encode()
     )
+
+
+def _sorted_deep(value: JSON) -> JSON:
+    if isinstance(value, dict):
+        return {k: _sorted_deep(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_deep(v) for v in value]
+    return value
+
+
+@given(payloads())
+def test_encode_matches_the_general_writer(p: StatePayload) -> None:
+    """MRTR-PAYLOAD-1: the hand-assembled plaintext equals the JSON layer's ordered writer
+    over the declared fields with the two value maps sorted at every depth."""
+    expected = {**p.to_json(), "answers": _sorted_deep(dict(p.answers))}
+    expected["memos"] = _sorted_deep(dict(p.memos))
+    assert p.encode() == to_string_ordered(expected).encode()
 
 
 def test_effects_collapse_duplicates() -> None:

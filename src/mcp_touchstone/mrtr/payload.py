@@ -10,12 +10,13 @@ Every failure is a :class:`PayloadError`, which the codec reports as ``-32700``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
 from mcp_touchstone._serde import invalid_type
-from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, to_string_ordered
+from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
 
@@ -32,18 +33,10 @@ FIELD_ORDER: tuple[str, ...] = (
 """The payload's fields in neva's declared (and serialized) order."""
 
 _U64_MAX = (1 << 64) - 1
+_encode_str: Callable[[str], str] = json.encoder.encode_basestring
+"""A JSON string as serde_json writes it: raw UTF-8, the same escapes (C-accelerated)."""
 _MAX_DEPTH = 128
 _WS = b" \t\n\r"
-
-
-def _value_map(values: Mapping[str, JSON]) -> str:
-    """A ``HashMap<String, Value>`` as serde_json writes it: the map's own key order, each
-    value with its object keys sorted (a ``Value`` object is a ``BTreeMap``)."""
-    return (
-        "{"
-        + ",".join(f"{to_string_ordered(key)}:{canonical(value)}" for key, value in values.items())
-        + "}"
-    )
 
 
 class PayloadError(ValueError):
@@ -93,29 +86,30 @@ class StatePayload:
     def encode(self) -> bytes:
         """Compact UTF-8 JSON in declared field order: what ``serde_json::to_vec`` writes.
 
-        ``answers`` and ``memos`` are written in the caller's key order (neva's are hash
-        maps, in an order of their own), but each *value* is a ``serde_json::Value``, whose
-        objects are B-tree maps in neva's build (no ``preserve_order``): their keys are
-        written sorted, at every depth (MRTR-PAYLOAD-1).
+        ``answers`` and ``memos`` hold ``serde_json::Value``s, whose objects are B-tree maps
+        in neva's build (no ``preserve_order``): their keys are written sorted at every
+        depth. The two maps themselves are hash maps in neva, written in an order of their
+        own; here they are written sorted too, so a seal depends on the payload's value
+        alone (MRTR-PAYLOAD-1, MRTR-PAYLOAD-5).
         """
         text = "".join(
             (
                 '{"answers":',
-                _value_map(self.answers),
-                ',"requested":',
-                to_string_ordered(list[JSON](self.requested)),
-                ',"memos":',
-                _value_map(self.memos),
-                ',"effects":',
-                to_string_ordered(list[JSON](self.effects)),
-                ',"exp":',
+                canonical(dict(self.answers)) if self.answers else "{}",
+                ',"requested":[',
+                ",".join(map(_encode_str, self.requested)),
+                '],"memos":',
+                canonical(dict(self.memos)) if self.memos else "{}",
+                ',"effects":[',
+                ",".join(map(_encode_str, self.effects)),
+                '],"exp":',
                 str(self.exp),
                 ',"req":',
-                to_string_ordered(self.req),
+                _encode_str(self.req),
                 ',"principal":',
-                to_string_ordered(self.principal),
+                "null" if self.principal is None else _encode_str(self.principal),
                 ',"aud":',
-                to_string_ordered(self.aud),
+                "null" if self.aud is None else _encode_str(self.aud),
                 "}",
             )
         )
