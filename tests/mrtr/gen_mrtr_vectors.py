@@ -444,6 +444,22 @@ FULL_PAYLOAD = {
 }
 
 
+def seal_input(
+    ring: list[dict[str, str]],
+    active_kid: str,
+    nonce_hex: str = NONCE.hex(),
+    payload: Any = None,
+) -> dict[str, Any]:
+    """A ``mrtr.state.seal`` input: the key ring, its active kid, the nonce, the payload
+    (the KAT payload unless given)."""
+    return {
+        "keys": ring,
+        "active_kid": active_kid,
+        "nonce_hex": nonce_hex,
+        "payload": KAT_PAYLOAD if payload is None else payload,
+    }
+
+
 def seal_vectors() -> None:
     notes = {
         "Kat": note(
@@ -530,12 +546,7 @@ def seal_vectors() -> None:
             "after rotation the active kid 2 seals with its own secret (rotated_keyring_still_decodes_old_kid)",
             ["MRTR-KEY-2", "MRTR-SEAL-3"],
             ["Interop"],
-            {
-                "keys": keys(("2", b"new-secret"), ("1", b"old-secret")),
-                "active_kid": "2",
-                "nonce_hex": NONCE.hex(),
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("2", b"new-secret"), ("1", b"old-secret")), "2"),
             {"token": token(KAT_PLAIN, secret=b"new-secret", kid="2")},
             "upstream-test:rotated_keyring_still_decodes_old_kid",
         ),
@@ -544,12 +555,7 @@ def seal_vectors() -> None:
             "the secret is raw bytes of any length (here 3 bytes incl. 0x00 and 0xff)",
             ["MRTR-KEY-1"],
             ["Interop"],
-            {
-                "keys": keys(("k", b"\x00\xff\x10")),
-                "active_kid": "k",
-                "nonce_hex": "ffffffffffffffffffffffff",
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("k", b"\x00\xff\x10")), "k", nonce_hex="ffffffffffffffffffffffff"),
             {"token": token(KAT_PLAIN, secret=b"\x00\xff\x10", kid="k", nonce=b"\xff" * 12)},
         ),
         case(
@@ -557,12 +563,7 @@ def seal_vectors() -> None:
             "the active kid has no key (active_kid_missing_from_ring_fails_encode)",
             ["MRTR-SEAL-1"],
             ["EncodeError"],
-            {
-                "keys": keys(("other", b"secret")),
-                "active_kid": "active",
-                "nonce_hex": NONCE.hex(),
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("other", b"secret")), "active"),
             err(-32603, "active requestState kid has no key in the keyring"),
             "upstream-test:active_kid_missing_from_ring_fails_encode",
         ),
@@ -571,12 +572,7 @@ def seal_vectors() -> None:
             "a kid containing '.' is refused (kid_with_separator_fails_encode)",
             ["MRTR-SEAL-2"],
             ["EncodeError"],
-            {
-                "keys": keys(("a.b", b"secret")),
-                "active_kid": "a.b",
-                "nonce_hex": NONCE.hex(),
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("a.b", b"secret")), "a.b"),
             err(-32603, "requestState kid must be non-empty and must not contain '.'"),
             "upstream-test:kid_with_separator_fails_encode",
         ),
@@ -585,12 +581,7 @@ def seal_vectors() -> None:
             "an empty kid is refused",
             ["MRTR-SEAL-2"],
             ["EncodeError"],
-            {
-                "keys": keys(("", b"secret")),
-                "active_kid": "",
-                "nonce_hex": NONCE.hex(),
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("", b"secret")), ""),
             err(-32603, "requestState kid must be non-empty and must not contain '.'"),
             "upstream-kat",
         ),
@@ -599,12 +590,7 @@ def seal_vectors() -> None:
             "a missing active kid that also contains '.' reports the lookup first",
             ["MRTR-SEAL-1", "MRTR-SEAL-2"],
             ["EncodeError"],
-            {
-                "keys": keys(("0", SECRET)),
-                "active_kid": "x.y",
-                "nonce_hex": NONCE.hex(),
-                "payload": KAT_PAYLOAD,
-            },
+            seal_input(keys(("0", SECRET)), "x.y"),
             err(-32603, "active requestState kid has no key in the keyring"),
         ),
         case(
