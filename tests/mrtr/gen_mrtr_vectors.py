@@ -2388,6 +2388,14 @@ def allows_vectors() -> None:
             S,
         ),
         (
+            "sampling-content-null",
+            "a message's content is OneOrMany<Content>: one item or a list, never null",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [{"role": "user", "content": None}], "maxTokens": 1},
+            None,
+        ),
+        (
             "sampling-tools-not-list",
             "tools is an optional list",
             all_caps,

@@ -189,6 +189,8 @@ def test_requested_schema_properties(schema_property: JSON, ok: bool) -> None:
         {"messages": [], "maxTokens": 1, "modelPreferences": {"speedPriority": True}},
         {"messages": [], "maxTokens": 1, "modelPreferences": {"hints": [["n", 1]]}},
         {"messages": [], "maxTokens": 1, "tools": "all"},
+        {"messages": [{"role": "user", "content": None}], "maxTokens": 1},
+        {"messages": [{"role": "user", "content": "hi"}], "maxTokens": 1},
     ],
 )
 def test_sampling_params_are_typed(params: JSON) -> None:

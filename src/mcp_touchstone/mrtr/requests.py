@@ -306,6 +306,9 @@ def _check_sampling(value: JSON) -> None:
             raise InputRequestError("invalid SamplingMessage role")
         if "content" not in message:
             raise InputRequestError("missing field `content`")
+        if not isinstance(message["content"], dict | list):
+            # OneOrMany<Content>: one internally tagged item or a list; never a scalar or null.
+            raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
     if "maxTokens" not in params:
         raise InputRequestError("missing field `maxTokens`")
     if not _is_int_in(params["maxTokens"], _I32_MIN, _I32_MAX):
