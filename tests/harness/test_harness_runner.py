@@ -114,6 +114,29 @@ def test_out_of_order_answer_breaks_the_protocol(tmp_path: Path) -> None:
         run_vectors(_vectors()[:2], cmd)
 
 
+def test_inputs_are_sent_with_their_key_order(tmp_path: Path) -> None:
+    """VEC-CASE-1: case.input reaches the implementation unchanged, object key order included."""
+    cmd = _fake(
+        tmp_path,
+        'print(json.dumps({"seq": req["seq"], "output": {"raw": line.strip()}}), flush=True)\n',
+    )
+    vector = Vector(
+        id="json-order",
+        semantic="json",
+        operation="json.to_string",
+        input={"z": 1, "a": {"y": 2, "b": 3}},
+        expected={},
+        comment="",
+        rules=("VEC-CASE-1",),
+        flags=(),
+        file="",
+    )
+    report = run_vectors([vector], cmd)
+    answer = report.results[0].answer
+    assert isinstance(answer, dict)
+    assert '"input":{"z":1,"a":{"y":2,"b":3}}' in str(answer["raw"])
+
+
 def test_unstartable_implementation(tmp_path: Path) -> None:
     """HARNESS-RUN-2: a command that cannot start is a protocol error naming it."""
     with pytest.raises(ProtocolError, match="cannot start"):

@@ -141,7 +141,10 @@ def _run_cases(
             for seq, v in enumerate(vectors):
                 case: dict[str, JSON] = {"operation": v.operation, "input": v.input}
                 request: dict[str, JSON] = {"cmd": "run", "seq": seq, "case": case}
-                stdin.write(serde_json.to_string(request).encode("utf-8") + b"\n")
+                # VEC-CASE-1: the input goes out unchanged, object key order included
+                # (turbomcp builds serde_json with preserve_order; order can change answers).
+                line = serde_json.to_string_ordered(request)
+                stdin.write(line.encode("utf-8") + b"\n")
             stdin.flush()
         except (BrokenPipeError, ValueError):
             pass  # The implementation died; the reader reports the unanswered cases.
