@@ -17,7 +17,10 @@ Measured:
 * ours/harness -- the ``scope.resolve_matching_grants`` harness operation end to end
   (decode + resolve + output shaping), what ``touchstone eval`` runs.
 * +1 grant / +1 leaf -- marginal cost, from the slope between 8 and 32 grants (24 extra
-  targets with 3 constraints each) and between 30 and 130 leaves.
+  targets with 3 constraints each) and between 30 and 130 leaves.  The extra grants repeat
+  the first 8 grants' constraints (verdicts are kept per constraint value within a
+  resolution); the "distinct" row gives each extra copy of the 8 its own values, same
+  verdicts.
 * peer/fastmcp -- FastMCP 4's per-call tool authorization, ``run_auth_checks`` with 8
   ``require_scopes`` checks of 3 scopes each (24 scope tests) plus a ``restrict_tag``,
   for a token holding all of them: the decision FastMCP makes before a tool runs.  It does
@@ -96,17 +99,47 @@ _GRANT_CONSTRAINTS: list[list[JSON]] = [
 _PATTERNS = [("files", "read"), ("*", "read"), ("files", "*"), ("*", "*")]
 
 
-def scope_json(n_grants: int) -> JSON:
-    """``n_grants`` target grants with 3 decided constraints each."""
+def _distinct(constraint: JSON, i: int) -> JSON:
+    """The same verdict under a different value, so that no two grants share a constraint
+    (``/.`` segments vanish in normalization, ``**`` globs like ``*``, trailing dots are
+    trimmed from an expected domain, extra allowlist entries and larger limits admit as
+    much)."""
+    assert isinstance(constraint, dict)
+    kind, value = constraint["type"], constraint["value"]
+    assert isinstance(kind, str)
+    if i == 0 or kind == "custom":
+        return constraint
+    if kind == "path_prefix":
+        assert isinstance(value, str)
+        return _c(kind, value.rstrip("/") + "/." * i)
+    if kind == "domain_glob":
+        assert isinstance(value, str)
+        return _c(kind, "*" * i + value)
+    if kind == "domain_exact":
+        assert isinstance(value, str)
+        return _c(kind, value + "." * i)
+    if kind in ("audience_allowlist", "memory_store_allowlist"):
+        assert isinstance(value, list)
+        return _c(kind, [*value, f"#unused-{i}"])
+    assert isinstance(value, int)
+    return _c(kind, value + i)
+
+
+def scope_json(n_grants: int, *, distinct: bool = False) -> JSON:
+    """``n_grants`` target grants with 3 decided constraints each; with ``distinct`` each
+    further copy of the 8 grants carries its own constraint values (same verdicts)."""
     grants: list[JSON] = []
     for i in range(n_grants):
         server, tool = _PATTERNS[i % len(_PATTERNS)]
+        constraints = _GRANT_CONSTRAINTS[i % len(_GRANT_CONSTRAINTS)]
+        if distinct:
+            constraints = [_distinct(c, i // len(_GRANT_CONSTRAINTS)) for c in constraints]
         grants.append(
             {
                 "server_id": server,
                 "tool_name": tool,
                 "operations": ["invoke", "read"],
-                "constraints": _GRANT_CONSTRAINTS[i % len(_GRANT_CONSTRAINTS)],
+                "constraints": constraints,
             }
         )
     return {"grants": grants}
@@ -188,6 +221,7 @@ def main() -> None:
     scope8_json = scope_json(8)
     scope8 = decode_scope(scope8_json)
     scope32 = decode_scope(scope_json(32))
+    scope32d = decode_scope(scope_json(32, distinct=True))
     args30 = arguments(30)
     args130 = arguments(130)
     assert count_leaves(args30) == 30
@@ -204,6 +238,7 @@ def main() -> None:
     workloads: dict[str, tuple[Callable[[], object], int]] = {
         "resolve8": (ours_resolve(scope8, args30), NUMBER),
         "resolve32": (ours_resolve(scope32, args30), NUMBER // 2),
+        "resolve32d": (ours_resolve(scope32d, args30), NUMBER // 2),
         "resolve130": (ours_resolve(scope8, args130), NUMBER // 2),
         "decode8": (lambda: decode_scope(scope8_json), NUMBER),
         "harness8": (lambda: op(raw), NUMBER),
@@ -218,9 +253,11 @@ def main() -> None:
             seconds = best_per_call(fn, number)
             best[name] = min(best.get(name, seconds), seconds)
     resolve8, resolve32, resolve130 = best["resolve8"], best["resolve32"], best["resolve130"]
+    resolve32d = best["resolve32d"]
     decode8, harness8, fast, sdk = best["decode8"], best["harness8"], best["fast"], best["sdk"]
 
     per_grant = (resolve32 - resolve8) / 24
+    per_distinct_grant = (resolve32d - resolve8) / 24
     per_leaf = (resolve130 - resolve8) / 100
 
     def row(name: str, seconds: float, note: str = "") -> None:
@@ -232,9 +269,13 @@ def main() -> None:
     row("ours/resolve (decoded scope)", resolve8, "matches/s = calls/s x 8 ranked matches")
     row("ours/decode_scope (8 grants)", decode8)
     row("ours/harness op (decode + resolve + output)", harness8)
-    row("ours/resolve, 32 grants", resolve32)
+    row("ours/resolve, 32 grants", resolve32, "the 8 grants' constraints repeated")
+    row("ours/resolve, 32 grants, distinct values", resolve32d, "own values per copy")
     row("ours/resolve, 130 leaves", resolve130)
     print(f"| {'marginal: +1 target grant (3 constraints)':<44} | {per_grant * 1e6:>9.2f} |")
+    print(
+        f"| {'marginal: +1 grant, distinct constraints':<44} | {per_distinct_grant * 1e6:>9.2f} |"
+    )
     print(f"| {'marginal: +1 string leaf':<44} | {per_leaf * 1e6:>9.3f} |")
     row("peer/fastmcp run_auth_checks (8x3 scopes)", fast)
     row("peer/mcp-sdk CallToolRequest.model_validate", sdk)

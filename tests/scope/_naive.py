@@ -124,3 +124,27 @@ def resolve(scope: ChioScope, tool: str, server: str, args: JSON) -> object:
             found.append((spec, i))
     found.sort(key=lambda si: (-si[0][0], -si[0][1], -si[0][2], si[1]))
     return [(i, spec) for spec, i in found]
+
+
+def greedy_wildcard(pattern: str, candidate: str) -> bool:
+    """Upstream's glob loop: greedy, one remembered star, backtrack by one character."""
+    p = c = 0
+    star: int | None = None
+    mark = 0
+    while c < len(candidate):
+        if p < len(pattern) and pattern[p] in ("*", candidate[c]):
+            if pattern[p] == "*":
+                star, mark = p, c
+                p += 1
+            else:
+                p += 1
+                c += 1
+        elif star is not None:
+            p = star + 1
+            mark += 1
+            c = mark
+        else:
+            return False
+    while p < len(pattern) and pattern[p] == "*":
+        p += 1
+    return p == len(pattern)

@@ -6,6 +6,7 @@ exactly like ``proptest_config_for_lane(96)``.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from hypothesis import given, settings
@@ -204,6 +205,17 @@ def test_wildcard_equals_regex_oracle(pattern: str, candidate: str) -> None:
     """The backtracking glob equals a regex where * is .* and all else literal (SCOPE-DOM-5)."""
     regex = ".*".join(re.escape(part) for part in pattern.split("*"))
     assert wildcard_matches(pattern, candidate) == bool(re.fullmatch(regex, candidate, re.S))
+
+
+def test_wildcard_equals_upstream_loop_exhaustively() -> None:
+    """The split-at-stars glob equals upstream's greedy loop on every pattern of up to 5
+    characters over ``ab*.`` and every candidate of up to 4 over ``ab.`` (SCOPE-DOM-5)."""
+    patterns = ["".join(p) for n in range(6) for p in itertools.product("ab*.", repeat=n)]
+    candidates = ["".join(c) for n in range(5) for c in itertools.product("ab.", repeat=n)]
+    for pattern in patterns:
+        for candidate in candidates:
+            expected = _naive.greedy_wildcard(pattern, candidate)
+            assert wildcard_matches(pattern, candidate) is expected, (pattern, candidate)
 
 
 @settings(max_examples=150, deadline=None)

@@ -142,11 +142,15 @@ def decided_constraint_json() -> st.SearchStrategy[JSON]:
         ),
         st.builds(
             lambda v: {"type": "domain_exact", "value": v},
-            st.sampled_from(["example.com", "api.example.com", "localhost"]),
+            st.sampled_from(
+                ["example.com", "api.example.com", "localhost", "report.txt", " API.example.com."]
+            ),
         ),
         st.builds(
             lambda v: {"type": "domain_glob", "value": v},
-            st.sampled_from(["*.example.com", "*", "api.*", "report.txt"]),
+            # " API.example.com." and "report.txt" also appear as domain_exact values: the
+            # same text decides differently as an expected domain and as a glob pattern.
+            st.sampled_from(["*.example.com", "*", "api.*", "report.txt", " API.example.com."]),
         ),
         st.builds(lambda v: {"type": "max_length", "value": v}, st.integers(0, 40)),
         st.builds(lambda v: {"type": "max_args_size", "value": v}, st.integers(0, 400)),

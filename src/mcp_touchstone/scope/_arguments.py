@@ -3,10 +3,14 @@
 
 Upstream re-walks the arguments for every constraint it evaluates.  Here one
 :class:`ArgumentFacts` per resolution walks them at most once, lazily, collecting everything
-the decided constraints need (string leaves, string-valued entries for ``Custom``, and the
-strict audience / memory-store observations), and renders the compact JSON at most once for
-``MaxArgsSize``.  Every answer equals upstream's per-constraint walk: all of them are
-order-independent ``all``/``any`` questions over the same sets.
+the decided constraints need (string leaves with their path-key flag, string-valued entries
+for ``Custom``, and the strict audience / memory-store observations), and renders the
+compact JSON at most once for ``MaxArgsSize``.  Path and domain candidates are derived once
+and deduplicated, and the PathPrefix / DomainExact / DomainGlob verdicts are kept per
+prefix, expected domain or pattern, so a constraint repeated across grants is decided once.
+Every answer equals upstream's per-constraint walk: all of them are order-independent
+``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
+value and the arguments.
 """
 
 from __future__ import annotations
@@ -87,9 +91,11 @@ class NormalizedPath:
     segments: tuple[str, ...]
 
 
-def normalize_path(path: str) -> NormalizedPath | None:
-    """Lexical normalization: ``/`` and ``\\`` separate, ``.`` and empty segments drop,
-    ``..`` pops; popping past the start yields ``None`` (SCOPE-PATH-2, SCOPE-PATH-3)."""
+_Lexical = tuple[bool, tuple[str, ...]]
+"""A normalized path as a plain pair ``(is_absolute, segments)``: the hot path's form."""
+
+
+def _lexical(path: str) -> _Lexical | None:
     is_absolute = path.startswith(("/", "\\"))
     segments: list[str] = []
     for segment in path.replace("\\", "/").split("/"):
@@ -101,21 +107,27 @@ def normalize_path(path: str) -> NormalizedPath | None:
             segments.pop()
             continue
         segments.append(segment)
-    return NormalizedPath(is_absolute, tuple(segments))
+    return is_absolute, tuple(segments)
 
 
-def _under(candidate: NormalizedPath | None, prefix: NormalizedPath | None) -> bool:
-    if candidate is None or prefix is None:
+def normalize_path(path: str) -> NormalizedPath | None:
+    """Lexical normalization: ``/`` and ``\\`` separate, ``.`` and empty segments drop,
+    ``..`` pops; popping past the start yields ``None`` (SCOPE-PATH-2, SCOPE-PATH-3)."""
+    lexical = _lexical(path)
+    return None if lexical is None else NormalizedPath(*lexical)
+
+
+def _under(candidate: _Lexical | None, prefix: _Lexical | None) -> bool:
+    if candidate is None or prefix is None or candidate[0] != prefix[0]:
         return False
-    if candidate.is_absolute != prefix.is_absolute:
-        return False
-    n = len(prefix.segments)
-    return n <= len(candidate.segments) and candidate.segments[:n] == prefix.segments
+    segments, wanted = candidate[1], prefix[1]
+    n = len(wanted)
+    return n <= len(segments) and segments[:n] == wanted
 
 
 def path_has_prefix(candidate: str, prefix: str) -> bool:
     """Segment-wise prefix test after normalizing both sides (SCOPE-PATH-4)."""
-    return _under(normalize_path(candidate), normalize_path(prefix))
+    return _under(_lexical(candidate), _lexical(prefix))
 
 
 # --------------------------------------------------------------------------- domains
@@ -128,9 +140,13 @@ def normalize_domain(value: str) -> str:
 
 def parse_domain(value: str) -> str | None:
     """The domain a string leaf names, or ``None`` if it names none (SCOPE-DOM-1, -2)."""
-    if "." not in value and "localhost" not in value.lower():
+    if "." not in value and (len(value) < 9 or "localhost" not in value.lower()):
         # Fast reject: a result without a dot must be "localhost", whose letters
         # str.lower() folds at least as widely as the ASCII folding below.
+        return None
+    if value.startswith("/") and "://" not in value:
+        # Fast reject: nothing to trim at the front, no scheme, so the authority (what
+        # precedes the first "/") is empty.
         return None
     trimmed = rust_trim(value)
     if not trimmed:
@@ -153,29 +169,29 @@ def parse_domain(value: str) -> str | None:
 
 
 def wildcard_matches(pattern: str, candidate: str) -> bool:
-    """Chio's greedy ``*`` matcher with one backtrack point; ``*`` crosses dots and every
-    other character, ``?`` included, is literal (SCOPE-DOM-5)."""
-    p = c = 0
-    star = -1
-    mark = 0
-    np, nc = len(pattern), len(candidate)
-    while c < nc:
-        if p < np and pattern[p] == "*":
-            star = p
-            mark = c
-            p += 1
-        elif p < np and pattern[p] == candidate[c]:
-            p += 1
-            c += 1
-        elif star >= 0:
-            p = star + 1
-            mark += 1
-            c = mark
-        else:
+    """Chio's ``*`` glob over the whole string: ``*`` matches any run, dots included, and every
+    other character, ``?`` included, is literal (SCOPE-DOM-5).
+
+    Upstream runs a greedy matcher with one backtrack point.  This gives the same answers
+    by splitting the pattern at its stars: the first piece must start the candidate, the last
+    must end it, and the pieces between are found left to right, each at its earliest place,
+    without overlapping the ends (the earliest place never loses, since any later match of a
+    piece leaves less room for the rest).
+    """
+    pieces = pattern.split("*")
+    if len(pieces) == 1:
+        return pattern == candidate
+    head, tail = pieces[0], pieces[-1]
+    end = len(candidate) - len(tail)
+    if end < len(head) or not candidate.startswith(head) or not candidate.endswith(tail):
+        return False
+    at = len(head)
+    for piece in pieces[1:-1]:
+        found = candidate.find(piece, at, end)
+        if found < 0:
             return False
-    while p < np and pattern[p] == "*":
-        p += 1
-    return p == np
+        at = found + len(piece)
+    return True
 
 
 # --------------------------------------------------------------------------- the walk
@@ -227,34 +243,50 @@ def _collect_strict(value: JSON, out: list[str]) -> bool:
 
 
 class _Walk:
-    __slots__ = ("audience", "entries", "leaves", "memory")
+    __slots__ = ("audience", "entries", "leaves", "memory", "path_keyed")
 
     def __init__(self) -> None:
         self.leaves: list[tuple[str | None, str]] = []
+        self.path_keyed: list[bool] = []
         self.entries: set[tuple[str, str]] = set()
         self.audience = _Observer()
         self.memory = _Observer()
 
-    def visit(self, value: JSON, key: str | None, audience_live: bool, memory_live: bool) -> None:
+    def visit(
+        self,
+        value: JSON,
+        key: str | None,
+        path_key: bool,
+        audience_live: bool,
+        memory_live: bool,
+    ) -> None:
         if isinstance(value, str):
             self.leaves.append((key, value))
-        elif isinstance(value, list):
-            for item in value:
-                self.visit(item, key, audience_live, memory_live)
+            self.path_keyed.append(path_key)
         elif isinstance(value, dict):
             for entry_key, item in value.items():
+                lowered = ascii_lower(entry_key)
+                audience_here, memory_here = audience_live, memory_live
+                if audience_live and lowered in AUDIENCE_KEYS:
+                    self.audience.observe(item)
+                    audience_here = False
+                if memory_live and lowered in MEMORY_STORE_KEYS:
+                    self.memory.observe(item)
+                    memory_here = False
+                item_path_key = "path" in lowered or lowered in PATH_KEYS
                 if isinstance(item, str):
                     self.entries.add((entry_key, item))
-                audience_here, memory_here = audience_live, memory_live
-                if audience_live or memory_live:
-                    lowered = ascii_lower(entry_key)
-                    if audience_live and lowered in AUDIENCE_KEYS:
-                        self.audience.observe(item)
-                        audience_here = False
-                    if memory_live and lowered in MEMORY_STORE_KEYS:
-                        self.memory.observe(item)
-                        memory_here = False
-                self.visit(item, entry_key, audience_here, memory_here)
+                    self.leaves.append((entry_key, item))
+                    self.path_keyed.append(item_path_key)
+                else:
+                    self.visit(item, entry_key, item_path_key, audience_here, memory_here)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    self.leaves.append((key, item))
+                    self.path_keyed.append(path_key)
+                else:
+                    self.visit(item, key, path_key, audience_live, memory_live)
 
 
 class ArgumentFacts:
@@ -268,11 +300,14 @@ class ArgumentFacts:
     __slots__ = (
         "_arguments",
         "_audience",
+        "_domain_verdicts",
         "_domains",
         "_entries",
         "_leaves",
         "_longest",
         "_memory",
+        "_path_keyed",
+        "_path_verdicts",
         "_paths",
         "_size",
     )
@@ -280,21 +315,25 @@ class ArgumentFacts:
     def __init__(self, arguments: JSON) -> None:
         self._arguments = arguments
         self._leaves: list[tuple[str | None, str]] | None = None
+        self._path_keyed: list[bool] = []
         self._entries: set[tuple[str, str]] = set()
         self._audience = AllowlistObservation(False, False, frozenset())
         self._memory = AllowlistObservation(False, False, frozenset())
-        self._paths: list[NormalizedPath | None] | None = None
-        self._domains: list[str] | None = None
+        self._paths: tuple[_Lexical | None, ...] | None = None
+        self._domains: tuple[str, ...] | None = None
         self._size: int | None = None
         self._longest: int | None = None
+        self._path_verdicts: dict[str, bool] = {}
+        self._domain_verdicts: dict[tuple[bool, str], bool] = {}
 
     def _walk(self) -> list[tuple[str | None, str]]:
         if self._leaves is None:
             walk = _Walk()
-            walk.visit(self._arguments, None, True, True)
+            walk.visit(self._arguments, None, False, True, True)
             self._entries = walk.entries
             self._audience = walk.audience.freeze()
             self._memory = walk.memory.freeze()
+            self._path_keyed = walk.path_keyed
             self._leaves = walk.leaves
         return self._leaves
 
@@ -304,26 +343,31 @@ class ArgumentFacts:
         return self._walk()
 
     @property
-    def path_candidates(self) -> list[NormalizedPath | None]:
-        """Normalized path candidates; ``None`` marks one that climbed above its root."""
+    def path_candidates(self) -> tuple[_Lexical | None, ...]:
+        """The distinct path candidates as ``(is_absolute, segments)``; ``None`` marks one
+        that climbed above its root.  Duplicates are dropped: PathPrefix asks whether *all*
+        of them sit under it."""
         if self._paths is None:
-            self._paths = [
-                normalize_path(value)
-                for key, value in self._walk()
-                if (key is not None and is_path_key(key)) or looks_like_path(value)
-            ]
+            leaves = self._walk()
+            seen = dict.fromkeys(
+                value
+                for (_, value), path_key in zip(leaves, self._path_keyed, strict=True)
+                if path_key or looks_like_path(value)
+            )
+            self._paths = tuple(_lexical(value) for value in seen)
         return self._paths
 
     @property
-    def domain_candidates(self) -> list[str]:
-        """Every string leaf ``parse_domain`` accepts, parsed (SCOPE-DOM-1)."""
+    def domain_candidates(self) -> tuple[str, ...]:
+        """The distinct domains ``parse_domain`` accepts among the string leaves (SCOPE-DOM-1).
+        Duplicates are dropped: both domain constraints ask whether *all* of them fit."""
         if self._domains is None:
-            domains: list[str] = []
+            domains: dict[str, None] = {}
             for _, value in self._walk():
                 parsed = parse_domain(value)
                 if parsed is not None:
-                    domains.append(parsed)
-            self._domains = domains
+                    domains[parsed] = None
+            self._domains = tuple(domains)
         return self._domains
 
     @property
@@ -335,33 +379,47 @@ class ArgumentFacts:
         return self._size
 
     def path_prefix(self, prefix: str) -> bool:
-        """``PathPrefix``: at least one candidate, all under ``prefix`` (SCOPE-PATH-5)."""
-        candidates = self.path_candidates
-        if not candidates:
-            return False
-        normalized = normalize_path(prefix)
-        return all(_under(candidate, normalized) for candidate in candidates)
+        """``PathPrefix``: at least one candidate, all under ``prefix`` (SCOPE-PATH-5).
+        The verdict is kept per prefix for the rest of the resolution."""
+        verdict = self._path_verdicts.get(prefix)
+        if verdict is None:
+            candidates = self.path_candidates
+            normalized = _lexical(prefix)
+            verdict = bool(candidates) and all(
+                _under(candidate, normalized) for candidate in candidates
+            )
+            self._path_verdicts[prefix] = verdict
+        return verdict
 
     def domain_exact(self, expected: str) -> bool:
         """``DomainExact``: at least one candidate, all equal (SCOPE-DOM-3)."""
-        domains = self.domain_candidates
-        target = normalize_domain(expected)
-        return bool(domains) and all(domain == target for domain in domains)
+        verdict = self._domain_verdicts.get((True, expected))
+        if verdict is None:
+            domains = self.domain_candidates
+            target = normalize_domain(expected)
+            verdict = bool(domains) and all(domain == target for domain in domains)
+            self._domain_verdicts[(True, expected)] = verdict
+        return verdict
 
     def domain_glob(self, pattern: str) -> bool:
         """``DomainGlob``: at least one candidate, all match the glob (SCOPE-DOM-4)."""
-        domains = self.domain_candidates
-        lowered = ascii_lower(pattern)
-        return bool(domains) and all(wildcard_matches(lowered, domain) for domain in domains)
+        verdict = self._domain_verdicts.get((False, pattern))
+        if verdict is None:
+            domains = self.domain_candidates
+            lowered = ascii_lower(pattern)
+            verdict = bool(domains) and all(wildcard_matches(lowered, d) for d in domains)
+            self._domain_verdicts[(False, pattern)] = verdict
+        return verdict
 
     @property
     def longest_leaf(self) -> int:
         """The largest UTF-8 byte length among the string leaves (0 with none)."""
         if self._longest is None:
-            self._longest = max(
-                (len(v) if v.isascii() else len(v.encode("utf-8")) for _, v in self._walk()),
-                default=0,
-            )
+            values = [value for _, value in self._walk()]
+            if "".join(values).isascii():
+                self._longest = max(map(len, values), default=0)
+            else:
+                self._longest = max((len(v.encode("utf-8")) for v in values), default=0)
         return self._longest
 
     def max_length(self, limit: int) -> bool:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.scope._arguments import ArgumentFacts
@@ -83,6 +85,19 @@ def constraint_name(constraint: Constraint) -> str:
     return type(constraint).KIND.value
 
 
+_DECIDERS: dict[type, Callable[[Any, ArgumentFacts], bool]] = {
+    PathPrefix: lambda c, facts: facts.path_prefix(c.prefix),
+    DomainExact: lambda c, facts: facts.domain_exact(c.domain),
+    DomainGlob: lambda c, facts: facts.domain_glob(c.pattern),
+    MaxLength: lambda c, facts: facts.max_length(c.limit),
+    MaxArgsSize: lambda c, facts: facts.max_args_size(c.limit),
+    Custom: lambda c, facts: facts.custom(c.key, c.expected),
+    AudienceAllowlist: lambda c, facts: facts.audience_allowlist(c.allowed),
+    MemoryStoreAllowlist: lambda c, facts: facts.memory_store_allowlist(c.allowed),
+}
+"""How each of the 8 decided variants reads the facts; every other variant is refused."""
+
+
 def constraint_matches(constraint: Constraint, facts: ArgumentFacts) -> bool | ConstraintError:
     """Evaluate one constraint against the call's argument facts.
 
@@ -90,23 +105,10 @@ def constraint_matches(constraint: Constraint, facts: ArgumentFacts) -> bool | C
     ``ConstraintError("portable kernel cannot safely evaluate <tag>")`` whatever the
     arguments (SCOPE-CON-1, SCOPE-CON-2).
     """
-    if isinstance(constraint, PathPrefix):
-        return facts.path_prefix(constraint.prefix)
-    if isinstance(constraint, DomainExact):
-        return facts.domain_exact(constraint.domain)
-    if isinstance(constraint, DomainGlob):
-        return facts.domain_glob(constraint.pattern)
-    if isinstance(constraint, MaxLength):
-        return facts.max_length(constraint.limit)
-    if isinstance(constraint, MaxArgsSize):
-        return facts.max_args_size(constraint.limit)
-    if isinstance(constraint, Custom):
-        return facts.custom(constraint.key, constraint.expected)
-    if isinstance(constraint, AudienceAllowlist):
-        return facts.audience_allowlist(constraint.allowed)
-    if isinstance(constraint, MemoryStoreAllowlist):
-        return facts.memory_store_allowlist(constraint.allowed)
-    return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
+    decide = _DECIDERS.get(type(constraint))
+    if decide is None:
+        return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
+    return decide(constraint, facts)
 
 
 def _pattern_matches(pattern: str, requested: str) -> bool:
@@ -132,33 +134,49 @@ _I64_MIN = -(1 << 63)
 _U64_MAX = (1 << 64) - 1
 
 
-def _plausible(value: object, depth: int) -> bool:
-    """A quick, allocation-free check; ``False`` sends the value to ``serde_json.validate``
-    for the exact verdict and its message."""
-    if value is None or isinstance(value, bool):
-        return True
-    if isinstance(value, str):
-        return _clean(value)
-    if isinstance(value, int):
-        return _I64_MIN <= value <= _U64_MAX
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if depth >= serde_json.MAX_DEPTH - 1:
-        return False
-    if isinstance(value, list):
-        return all(_plausible(item, depth + 1) for item in value)
-    if isinstance(value, dict):
-        return all(
-            isinstance(k, str) and _clean(k) and _plausible(v, depth + 1) for k, v in value.items()
-        )
-    return False
-
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_DEPTH_LIMIT = serde_json.MAX_DEPTH - 1
 
 
 def _clean(text: str) -> bool:
     return text.isascii() or _SURROGATE.search(text) is None
+
+
+def _plausible(value: object, depth: int) -> bool:
+    """A quick, allocation-free check; ``False`` sends the value to ``serde_json.validate``
+    for the exact verdict and its message.  Strings inside containers are checked inline
+    (they are most of the nodes) rather than through a recursive call."""
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, dict):
+        if depth >= _DEPTH_LIMIT:
+            return False
+        for key, item in value.items():
+            if not (isinstance(key, str) and _clean(key)):
+                return False
+            if isinstance(item, str):
+                if not _clean(item):
+                    return False
+            elif not _plausible(item, depth + 1):
+                return False
+        return True
+    if isinstance(value, list):
+        if depth >= _DEPTH_LIMIT:
+            return False
+        for item in value:
+            if isinstance(item, str):
+                if not _clean(item):
+                    return False
+            elif not _plausible(item, depth + 1):
+                return False
+        return True
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return _I64_MIN <= value <= _U64_MAX
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return False
 
 
 def _check_arguments(arguments: JSON) -> None:
@@ -174,16 +192,17 @@ def _resolve(
     scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
 ) -> tuple[MatchedGrant, ...] | ConstraintError:
     facts = ArgumentFacts(arguments)
+    deciders = _DECIDERS
     matches: list[MatchedGrant] = []
     for index, grant in enumerate(scope.grants):
         if not grant_targets(grant, tool_name, server_id):
             continue
         covered = True
         for constraint in grant.constraints:
-            verdict = constraint_matches(constraint, facts)
-            if isinstance(verdict, ConstraintError):
-                return verdict
-            if not verdict:
+            decide = deciders.get(type(constraint))
+            if decide is None:
+                return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
+            if not decide(constraint, facts):
                 covered = False
                 break
         if covered:
