@@ -43,3 +43,11 @@ def test_version_matches_distribution() -> None:
     from importlib.metadata import version
 
     assert mcp_touchstone.__version__ == version("mcp-touchstone")
+
+
+@pytest.mark.parametrize("package", ["scope", "visibility", "mrtr", "conformance"])
+def test_implementation_modules_are_private(package: str) -> None:
+    """Each semantic's modules are private (_name.py); its __init__ is the whole public API."""
+    folder = Path(mcp_touchstone.__file__).parent / package
+    public = [p.name for p in folder.glob("*.py") if not p.name.startswith("_")]
+    assert not public, f"{package} has public modules: {public}"

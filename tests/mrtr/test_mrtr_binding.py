@@ -10,7 +10,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_touchstone.mrtr import errors, input_responses_digest, request_binding, salient_params
+from mcp_touchstone.mrtr import _errors as errors
+from mcp_touchstone.mrtr import input_responses_digest, request_binding, salient_params
 from mcp_touchstone.serde_json import JSON
 from tests.strategies.mrtr import json_values
 

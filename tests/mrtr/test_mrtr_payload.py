@@ -190,7 +190,7 @@ _FIELD_TEXTS = st.sampled_from(
 @given(st.lists(_FIELD_TEXTS, max_size=6), st.sampled_from([b"", b" ", b" x", b","]))
 def test_fast_path_agrees_with_the_byte_reader(fields: list[bytes], tail: bytes) -> None:
     """MRTR-PAYLOAD-4, MRTR-PAYLOAD-6, MRTR-PAYLOAD-8: the C-speed path never changes a verdict."""
-    from mcp_touchstone.mrtr.payload import _Decoder
+    from mcp_touchstone.mrtr._payload import _Decoder
 
     text = b"{" + b",".join(fields) + b"}" + tail
     try:
@@ -227,7 +227,7 @@ _FIELD_VALUES: st.SearchStrategy[JSON] = st.one_of(
 def test_fast_object_reader_agrees_with_the_typed_build(fields: dict[str, JSON]) -> None:
     """MRTR-PAYLOAD-2, MRTR-PAYLOAD-3: the fast object reader accepts exactly the objects the
     typed reader accepts, with the same payload (None where the typed reader refuses)."""
-    from mcp_touchstone.mrtr.payload import _from_object_fast
+    from mcp_touchstone.mrtr._payload import _from_object_fast
 
     try:
         typed: StatePayload | None = StatePayload.from_json(fields)

@@ -20,7 +20,7 @@ from mcp_touchstone.mrtr import (
     seal,
     verify,
 )
-from mcp_touchstone.mrtr.state import DEFAULT_TTL_SECS
+from mcp_touchstone.mrtr._state import DEFAULT_TTL_SECS
 from mcp_touchstone.serde_json import from_str
 from tests.strategies.mrtr import keyrings, nonces, payloads
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from mcp_touchstone.mrtr.payload import StatePayload
-from mcp_touchstone.mrtr.state import Keyring
+from mcp_touchstone.mrtr._payload import StatePayload
+from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [

@@ -7,32 +7,32 @@ and the answers digest, client capabilities and the server's gate, the
 models. Randomness and the clock are always arguments.
 """
 
-from mcp_touchstone.mrtr.binding import input_responses_digest, request_binding, salient_params
-from mcp_touchstone.mrtr.capabilities import (
+from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
+from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
     ElicitationModes,
     missing_capability_error,
     parse_capabilities,
 )
-from mcp_touchstone.mrtr.errors import RpcError, StateError
-from mcp_touchstone.mrtr.meta import (
+from mcp_touchstone.mrtr._errors import RpcError, StateError
+from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
     client_capabilities,
     input_responses,
     malformed_mrtr_error,
     request_state,
 )
-from mcp_touchstone.mrtr.payload import PayloadError, StatePayload
-from mcp_touchstone.mrtr.requests import (
+from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
+from mcp_touchstone.mrtr._requests import (
     ElicitationMode,
     InputKind,
     InputRequest,
     InputRequestError,
     decode_input_request,
 )
-from mcp_touchstone.mrtr.state import CheckContext, Keyring, derive_key, open_state, seal, verify
-from mcp_touchstone.mrtr.wire import (
+from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr._wire import (
     CreateMessageResult,
     ElicitResult,
     InputRequiredResult,

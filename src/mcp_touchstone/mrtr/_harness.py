@@ -10,16 +10,16 @@ from __future__ import annotations
 import re
 
 from mcp_touchstone.conformance._operation import Operation
-from mcp_touchstone.mrtr.binding import input_responses_digest, request_binding
-from mcp_touchstone.mrtr.capabilities import (
+from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
+from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
     parse_capabilities,
 )
-from mcp_touchstone.mrtr.errors import StateError
-from mcp_touchstone.mrtr.payload import PayloadError, StatePayload
-from mcp_touchstone.mrtr.requests import InputRequestError, decode_input_request
-from mcp_touchstone.mrtr.state import CheckContext, Keyring, open_state, seal, verify
+from mcp_touchstone.mrtr._errors import StateError
+from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
+from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
+from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, verify
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")

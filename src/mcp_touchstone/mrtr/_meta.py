@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr._structs import struct_members
-from mcp_touchstone.mrtr.capabilities import (
+from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
     parse_capabilities,
 )
-from mcp_touchstone.mrtr.errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr.errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
-from mcp_touchstone.mrtr.requests import ElicitationMode, InputKind, InputRequest
+from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
+from mcp_touchstone.mrtr._requests import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [

@@ -19,9 +19,9 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
-from mcp_touchstone.mrtr.binding import request_binding
-from mcp_touchstone.mrtr.errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
-from mcp_touchstone.mrtr.payload import PayloadError, StatePayload
+from mcp_touchstone.mrtr._binding import request_binding
+from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
+from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [

@@ -336,7 +336,7 @@ def _check_sampling(value: JSON) -> None:
 def _check_roots(value: JSON) -> None:
     meta = _struct(value, "ListRootsRequestParams", ("_meta",)).get("_meta")
     if meta is not None:
-        from mcp_touchstone.mrtr.meta import (  # meta imports this module
+        from mcp_touchstone.mrtr._meta import (  # meta imports this module
             MetaError,
             parse_request_meta,
         )

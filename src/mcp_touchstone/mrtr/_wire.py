@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from mcp_touchstone.mrtr.meta import MetaError, parse_request_meta
-from mcp_touchstone.mrtr.requests import InputRequest, InputRequestError, decode_input_request
+from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone.mrtr._requests import InputRequest, InputRequestError, decode_input_request
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
