@@ -322,8 +322,53 @@ def canonical(value: JSON) -> str:
 def validate(value: object, *, where: str = "value") -> JSON:
     """Return ``value`` if serde_json could hold it, else raise :class:`JsonError` naming
     the first offending place (e.g. ``value.args[2]: integer out of i64/u64 range``)."""
-    _validate(value, where, 0)
+    if not _plausible(value, 0):
+        _validate(value, where, 0)  # The exact verdict, and the message naming the place.
     return value  # type: ignore[return-value]  # checked structurally above
+
+
+def _clean(text: str) -> bool:
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
+_DEPTH_LIMIT = MAX_DEPTH - 1
+
+
+def _plausible(value: object, depth: int) -> bool:
+    """A quick allocation-free pass of the checks in :func:`_validate`; ``False`` only sends the
+    value to the slow path, which gives the verdict. Strings in containers (most nodes) are
+    checked inline rather than through a call."""
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, dict):
+        if depth >= _DEPTH_LIMIT:
+            return False
+        for key, item in value.items():
+            if not (isinstance(key, str) and _clean(key)):
+                return False
+            if isinstance(item, str):
+                if not _clean(item):
+                    return False
+            elif not _plausible(item, depth + 1):
+                return False
+        return True
+    if isinstance(value, list):
+        if depth >= _DEPTH_LIMIT:
+            return False
+        for item in value:
+            if isinstance(item, str):
+                if not _clean(item):
+                    return False
+            elif not _plausible(item, depth + 1):
+                return False
+        return True
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return _I64_MIN <= value <= _U64_MAX
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return False
 
 
 def _validate(value: object, where: str, depth: int) -> None:

@@ -7,8 +7,6 @@ are not a JSON value), which is :class:`InvalidArgumentsError`.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -130,58 +128,7 @@ def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
     return (-server_exact, -tool_exact, -constraint_count, match.index)
 
 
-_I64_MIN = -(1 << 63)
-_U64_MAX = (1 << 64) - 1
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_DEPTH_LIMIT = serde_json.MAX_DEPTH - 1
-
-
-def _clean(text: str) -> bool:
-    return text.isascii() or _SURROGATE.search(text) is None
-
-
-def _plausible(value: object, depth: int) -> bool:
-    """A quick, allocation-free check; ``False`` sends the value to ``serde_json.validate``
-    for the exact verdict and its message.  Strings inside containers are checked inline
-    (they are most of the nodes) rather than through a recursive call."""
-    if isinstance(value, str):
-        return _clean(value)
-    if isinstance(value, dict):
-        if depth >= _DEPTH_LIMIT:
-            return False
-        for key, item in value.items():
-            if not (isinstance(key, str) and _clean(key)):
-                return False
-            if isinstance(item, str):
-                if not _clean(item):
-                    return False
-            elif not _plausible(item, depth + 1):
-                return False
-        return True
-    if isinstance(value, list):
-        if depth >= _DEPTH_LIMIT:
-            return False
-        for item in value:
-            if isinstance(item, str):
-                if not _clean(item):
-                    return False
-            elif not _plausible(item, depth + 1):
-                return False
-        return True
-    if value is None or isinstance(value, bool):
-        return True
-    if isinstance(value, int):
-        return _I64_MIN <= value <= _U64_MAX
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return False
-
-
 def _check_arguments(arguments: JSON) -> None:
-    if _plausible(arguments, 0):
-        return
     try:
         serde_json.validate(arguments, where="arguments")
     except serde_json.JsonError as exc:
