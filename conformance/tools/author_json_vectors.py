@@ -59,6 +59,16 @@ cases = [
  ("json-bom-rejected", "\ufeff{}", E, ["JSON-PARSE-1"], ["Malformed"], "a byte order mark is not JSON"),
  ("json-trailing-data-rejected", "{} {}", E, ["JSON-PARSE-1"], ["Malformed"], "only one value per text"),
  ("json-fraction-digits-dropped", "0.1234567890123456789012345", "0.12345678901234568", ["JSON-NUM-2"], ["Quirk"], "fraction digits past u64 are ignored"),
+ # Added 2026-11-30; expected answers produced by serde_json 1.0.149 itself (from_str::<Value> then
+ # to_string, built from the v1.0.149 tag with zmij 1.0.23), hence origin upstream-kat.
+ ("json-int-overflow-fraction-digits-kept", "18446744073709551616.0e-30", "1.844674407370955e-11", ["JSON-NUM-2"], ["EdgeCase"], "after the integer part overflows u64, fraction digits still join the significand while they fit"),
+ ("json-long-integer-out-of-range", "1" * 4400, E, ["JSON-PARSE-2", "JSON-NUM-2"], ["Malformed"], "an integer of thousands of digits is out of range, however the port converts digit strings"),
+ ("json-exponent-leading-zeros", "1e" + "0" * 4400 + "1", "10.0", ["JSON-NUM-4"], ["EdgeCase"], "an exponent's leading zeros cost nothing, however many"),
+ ("json-exponent-i32-overflow-negative", "1e-99999999999", "0.0", ["JSON-NUM-4"], ["EdgeCase"], "a negative exponent past i32 gives zero"),
+ ("json-exponent-i32-overflow-positive", "1e99999999999", E, ["JSON-NUM-4", "JSON-PARSE-2"], ["Malformed"], "a positive exponent past i32 with a non-zero significand is out of range"),
+ ("json-duplicate-key-discarded-lone-surrogate", "{\"a\":\"\\ud800\",\"a\":1}", E, ["JSON-PARSE-3", "JSON-PARSE-5"], ["Malformed"], "a lone surrogate is an error even in a value a later duplicate key replaces"),
+ ("json-duplicate-key-discarded-too-deep", "{\"a\":" + "[" * 127 + "]" * 127 + ",\"a\":1}", E, ["JSON-PARSE-6", "JSON-PARSE-5"], ["Malformed"], "nesting 128 deep is an error even in a value a later duplicate key replaces"),
+ ("json-nested-1000-rejected", "[" * 1000 + "]" * 1000, E, ["JSON-PARSE-6"], ["Malformed"], "deep nesting is the recursion-limit error, never a crash"),
 ]
 HANDWRITTEN = {"json-float-1e-7-unpadded","json-float-1-5e-7-unpadded","json-float-1e309-out-of-range","json-zero-significand-huge-exponent","json-tiny-underflows-to-zero","json-nan-rejected","json-infinity-rejected","json-lone-surrogate-rejected","json-lone-trailing-surrogate-rejected","json-short-escapes","json-raw-control-char-rejected","json-keys-sorted-by-code-point","json-nested-127-ok","json-nested-128-rejected","json-leading-zero-rejected","json-trailing-comma-rejected","json-bom-rejected","json-trailing-data-rejected","json-fraction-digits-dropped"}
 tests = []

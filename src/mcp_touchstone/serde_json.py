@@ -24,6 +24,7 @@ from __future__ import annotations
 import json as _json
 import math
 import re
+from itertools import accumulate
 from typing import TypeAlias
 
 __all__ = [
@@ -66,14 +67,14 @@ def _f64_from_parts(positive: bool, significand: int, exponent: int, literal: st
             if exponent >= 0:
                 f *= _POW10[k]
                 if math.isinf(f):
-                    raise JsonError(f"number out of range: {literal}")
+                    raise JsonError(f"number out of range: {_short_literal(literal)}")
             else:
                 f /= _POW10[k]
             break
         if f == 0.0:
             break
         if exponent >= 0:
-            raise JsonError(f"number out of range: {literal}")
+            raise JsonError(f"number out of range: {_short_literal(literal)}")
         f /= 1e308
         exponent += 308
     return f if positive else -f
@@ -88,7 +89,9 @@ def _parse_number(literal: str) -> int | float:
     body = literal if positive else literal[1:]
     mantissa, e_sep, exp_text = body.replace("E", "e").partition("e")
     int_part, dot, frac_part = mantissa.partition(".")
-    if not dot and not e_sep:
+    # A valid literal has no leading zero, so more than 20 integer digits never fit u64 (and
+    # int() of thousands of digits would trip Python's int_max_str_digits guard).
+    if not dot and not e_sep and len(int_part) <= 20:
         value = int(int_part)
         if positive:
             if value <= _U64_MAX:
@@ -97,42 +100,42 @@ def _parse_number(literal: str) -> int | float:
             return -0.0
         elif -value >= _I64_MIN:
             return -value
-    # Accumulate digits into a u64 significand; integer digits past overflow
-    # raise the exponent, fraction digits past overflow are dropped (JSON-NUM-2).
-    significand = 0
-    exponent = 0
-    overflowed = False
-    for ch in int_part:
-        if overflowed:
-            exponent += 1
-            continue
+    # Accumulate digits into a u64 significand (JSON-NUM-2), as serde_json's parse_integer /
+    # parse_long_integer / parse_decimal do: once an integer digit would overflow, it and every
+    # later integer digit raise the exponent instead; fraction digits then still accumulate
+    # while they fit, and from the first that would overflow on, all are ignored.
+    keep = min(len(int_part), 20)
+    if keep == 20 and int(int_part[:20]) > _U64_MAX:
+        keep = 19
+    significand = int(int_part[:keep])
+    exponent = len(int_part) - keep
+    if significand == 0:
+        digits = frac_part.lstrip("0")
+        exponent -= len(frac_part) - len(digits)
+    else:
+        digits = frac_part
+    for ch in digits:  # At most 20 turns: a significand >= 10**19 overflows on the next digit.
         nxt = significand * 10 + (ord(ch) - 48)
         if nxt > _U64_MAX:
-            overflowed = True
-            exponent += 1
-            continue
-        significand = nxt
-    for ch in frac_part:
-        if overflowed:
-            break
-        nxt = significand * 10 + (ord(ch) - 48)
-        if nxt > _U64_MAX:
-            overflowed = True
             break
         significand = nxt
         exponent -= 1
     if e_sep:
         exp_positive = not exp_text.startswith("-")
-        digits = exp_text.lstrip("+-")
-        exp_value = int(digits)
-        if exp_value > _I32_MAX:
-            # serde_json's exponent overflow path: zero, or out of range.
+        digits = exp_text.lstrip("+-").lstrip("0")
+        if len(digits) > 10 or int(digits or "0") > _I32_MAX:
+            # serde_json's parse_exponent_overflow: zero, or out of range.
             if significand != 0 and exp_positive:
-                raise JsonError(f"number out of range: {literal}")
+                raise JsonError(f"number out of range: {_short_literal(literal)}")
             return 0.0 if positive else -0.0
+        exp_value = int(digits or "0")
         exponent = exponent + exp_value if exp_positive else exponent - exp_value
         exponent = max(min(exponent, _I32_MAX), -_I32_MAX - 1)
     return _f64_from_parts(positive, significand, exponent, literal)
+
+
+def _short_literal(literal: str) -> str:
+    return literal if len(literal) <= 40 else f"{literal[:37]}..."
 
 
 def _parse_int(literal: str) -> int | float:
@@ -161,28 +164,46 @@ def _parse_constant(name: str) -> JSON:
 
 _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
 
-def _check_strings(value: JSON) -> None:
-    """Reject lone surrogates (which Python's decoder lets through as str)."""
-    if isinstance(value, str):
-        if _SURROGATE.search(value):
-            raise JsonError("lone surrogate in string escape")
-    elif isinstance(value, list):
-        for item in value:
-            _check_strings(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_strings(key)
-            _check_strings(item)
+def _check_surrogate_escapes(text: str) -> None:
+    """Reject a lone surrogate escape anywhere in (syntactically valid) JSON text, as serde_json's
+    ``parse_unicode_escape`` does while it reads each string (JSON-PARSE-3).
+
+    Checked on the text, not the parsed value: a string that a later duplicate key discards
+    never reaches the value, but serde_json has already failed on it. In valid JSON a backslash
+    only occurs inside a string, so scanning the text left to right finds exactly the escapes."""
+    pending_end = -1  # end of a leading surrogate escape that still needs its trailing half
+    for m in _ESCAPE.finditer(text):
+        hexits = m.group(1)
+        unit = int(hexits, 16) if hexits is not None else -1
+        if pending_end >= 0:
+            if m.start() != pending_end or unit < 0:
+                raise JsonError("unexpected end of hex escape")
+            if not 0xDC00 <= unit <= 0xDFFF:
+                raise JsonError("lone leading surrogate in hex escape")
+            pending_end = -1
+            continue
+        if 0xDC00 <= unit <= 0xDFFF:
+            raise JsonError("lone leading surrogate in hex escape")
+        if 0xD800 <= unit <= 0xDBFF:
+            pending_end = m.end()
+    if pending_end >= 0:
+        raise JsonError("unexpected end of hex escape")
 
 
-def _depth(value: JSON) -> int:
-    if isinstance(value, list):
-        return 1 + max((_depth(v) for v in value), default=0)
-    if isinstance(value, dict):
-        return 1 + max((_depth(v) for v in value.values()), default=0)
-    return 0
+_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _too_deep(text: str) -> bool:
+    """Whether (syntactically valid) JSON text nests arrays/objects ``MAX_DEPTH`` deep
+    (JSON-PARSE-6). Measured on the text, not the parsed value: a value that a later duplicate
+    key discards is gone from the result, but serde_json has already refused its depth."""
+    brackets = _NOT_BRACKET.sub("", _STRING_LITERAL.sub("", text))
+    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
 
 
 _DECODER = _json.JSONDecoder(
@@ -213,10 +234,12 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    if _LONE_SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
-        _check_strings(value)
-    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _depth(value) >= MAX_DEPTH:
+    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep(text):
         raise JsonError("recursion limit exceeded")
+    if _SURROGATE.search(text):
+        raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
+    if _LONE_SURROGATE_ESCAPE.search(text):
+        _check_surrogate_escapes(text)
     return value
 
 

@@ -257,3 +257,79 @@ def test_validate_depth_limit_matches_the_parser() -> None:
     serde_json.validate(ok)
     with pytest.raises(JsonError, match="128"):
         serde_json.validate([ok])
+
+
+# ----------------------------------------------------------------------------- found in review
+# Each expected answer below is serde_json 1.0.149's own (from_str::<Value>, then to_string).
+
+
+def test_fraction_digits_join_the_significand_after_integer_overflow() -> None:
+    """JSON-NUM-2: after the integer digits overflow u64, fraction digits still fit in."""
+    assert to_string(from_str("18446744073709551616.0e-30")) == "1.844674407370955e-11"
+    assert to_string(from_str("18446744073709551619.5")) == "1.8446744073709552e+19"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1" * 5000, None),
+        ("-" + "1" * 5000, None),
+        ("1" * 5000 + "e-4990", "1111111111.1111112"),
+        ("1e" + "0" * 5000 + "1", "10.0"),
+        ("1e-" + "0" * 5000 + "1", "0.1"),
+        ("1e" + "9" * 5000, None),
+        ("1e-" + "9" * 5000, "0.0"),
+        ("-0e" + "9" * 5000, "-0.0"),
+        ("0." + "0" * 5000 + "1", "0.0"),
+    ],
+)
+def test_number_literals_of_any_length(text: str, expected: str | None) -> None:
+    """JSON-NUM-2, JSON-NUM-4, JSON-PARSE-2: thousands of digits parse or fail as serde_json does,
+    never with Python's int digit-count ValueError."""
+    if expected is None:
+        with pytest.raises(JsonError, match="out of range"):
+            from_str(text)
+    else:
+        assert to_string(from_str(text)) == expected
+
+
+@pytest.mark.parametrize("depth", [128, 500, 990, 1000, 5000, 100_000])
+def test_any_excess_depth_is_the_recursion_error(depth: int) -> None:
+    """JSON-PARSE-6: nesting past the limit is JsonError at every depth, never RecursionError."""
+    for text in ("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth):
+        with pytest.raises(JsonError, match="recursion"):
+            from_str(text)
+
+
+def test_limits_hold_inside_values_a_duplicate_key_replaces() -> None:
+    """JSON-PARSE-3, JSON-PARSE-5, JSON-PARSE-6: serde_json fails while reading, so a later
+    duplicate key cannot hide a lone surrogate or excess depth."""
+    with pytest.raises(JsonError):
+        from_str('{"a":"\\ud800","a":1}')
+    with pytest.raises(JsonError):
+        from_str('{"a":{"b":["\\udc00"]},"a":1}')
+    with pytest.raises(JsonError, match="recursion"):
+        from_str('{"a":' + "[" * 127 + "]" * 127 + ',"a":1}')
+    assert from_str('{"a":' + "[" * 126 + "]" * 126 + ',"a":1}') == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ('"\\ud83d\\ude00"', True),
+        ('"\\\\ud800"', True),  # an escaped backslash, then plain text
+        ('["[[[", "\\"{"]', True),  # brackets inside strings do not nest
+        ('"\\ud83d\\n"', False),
+        ('"\\ud83d\\u0041"', False),
+        ('"\\ud83d" ', False),
+        ('"\\ud83d\\ud83d\\ude00"', False),
+        ('"\\ude00\\ud83d"', False),
+    ],
+)
+def test_surrogate_escapes_pair_exactly_as_serde_reads_them(text: str, ok: bool) -> None:
+    """JSON-PARSE-3: a leading surrogate escape needs a trailing one right after it."""
+    if ok:
+        from_str(text)
+    else:
+        with pytest.raises(JsonError, match=r"surrogate|hex escape"):
+            from_str(text)
