@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,49 @@ def test_cli_run_exit_codes(tmp_path: Path) -> None:
     assert broken.returncode == 2
     assert broken.stderr.startswith("touchstone: ")
     assert "Traceback" not in broken.stderr
+
+
+def test_implementation_that_stops_reading_cannot_hang_the_run(tmp_path: Path) -> None:
+    """HARNESS-RUN-1: an implementation that answers start, then neither reads nor answers while
+    the requests fill the pipe, is timed out and ended; the run returns instead of blocking."""
+    script = tmp_path / "deaf.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import json, sys, time
+            sys.stdin.readline()
+            print(json.dumps({"version": 1, "implementation": {"name": "deaf"},
+                              "operations": []}), flush=True)
+            time.sleep(600)
+            """
+        )
+    )
+    base = _vectors()[0]
+    padding = "x" * 4096
+    vectors = [
+        Vector(
+            id=f"json-deaf-{i}",
+            semantic="json",
+            operation="json.to_string",
+            input={"text": f'"{padding}"'},
+            expected={},
+            comment="",
+            rules=base.rules,
+            flags=(),
+            file="",
+        )
+        for i in range(200)  # ~800 KiB of requests: far more than a pipe holds
+    ]
+    started = time.monotonic()
+    report = run_vectors(vectors, [sys.executable, str(script)], timeout=1)
+    assert time.monotonic() - started < 30
+    assert {r.verdict for r in report.results} == {Verdict.ERROR}
+    assert "timed out" in report.results[0].message
+
+
+@pytest.mark.parametrize("echo", ["true", "0.0", '"0"', "null"])
+def test_seq_must_be_echoed_as_the_same_integer(tmp_path: Path, echo: str) -> None:
+    """HARNESS-MSG-2, HARNESS-RUN-2: a seq of another type (true, 0.0, "0") is not the echo of 0."""
+    cmd = _fake(tmp_path, f'print(\'{{"seq": {echo}, "output": {{}}}}\', flush=True)\n')
+    with pytest.raises(ProtocolError, match="seq 0"):
+        run_vectors(_vectors()[:1], cmd)

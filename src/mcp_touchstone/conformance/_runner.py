@@ -7,6 +7,7 @@ responses are read with a deadline, so a slow or wedged implementation cannot ha
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import subprocess
@@ -16,6 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import IO
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
@@ -110,6 +112,7 @@ def run_vectors(
         raise ProtocolError(f"cannot start {command[0]}: {exc.strerror}") from None
     assert proc.stdin is not None
     lines = _Lines(proc)
+    feeder: threading.Thread | None = None
     try:
         proc.stdin.write(b'{"cmd":"start","version":1}\n')
         proc.stdin.flush()
@@ -118,11 +121,12 @@ def run_vectors(
             raise ProtocolError(f"start answered with {_short(hello)}")
         implementation = hello.get("implementation")
         ops = hello.get("operations")
-        results = _run_cases(proc, lines, vectors, timeout)
+        feeder = _start_feeder(proc.stdin, vectors)
+        results = _read_answers(lines, vectors, timeout)
     except BrokenPipeError:
         raise ProtocolError("the implementation exited before answering start") from None
     finally:
-        _stop(proc)
+        _stop(proc, feeder)
     return Report(
         implementation=implementation if isinstance(implementation, dict) else {},
         results=tuple(results),
@@ -130,11 +134,9 @@ def run_vectors(
     )
 
 
-def _run_cases(
-    proc: subprocess.Popen[bytes], lines: _Lines, vectors: Sequence[Vector], timeout: float
-) -> list[Result]:
-    assert proc.stdin is not None
-    stdin = proc.stdin
+def _start_feeder(stdin: IO[bytes], vectors: Sequence[Vector]) -> threading.Thread:
+    """Write every vector as a ``run`` request on a thread of its own, so that an implementation
+    that answers while it reads can never block the reader (HARNESS-RUN-1)."""
 
     def feed() -> None:
         try:
@@ -146,11 +148,15 @@ def _run_cases(
                 line = serde_json.to_string_ordered(request)
                 stdin.write(line.encode("utf-8") + b"\n")
             stdin.flush()
-        except (BrokenPipeError, ValueError):
+        except (OSError, ValueError):
             pass  # The implementation died; the reader reports the unanswered cases.
 
     feeder = threading.Thread(target=feed, daemon=True)
     feeder.start()
+    return feeder
+
+
+def _read_answers(lines: _Lines, vectors: Sequence[Vector], timeout: float) -> list[Result]:
     results: list[Result] = []
     for seq, vector in enumerate(vectors):
         try:
@@ -161,12 +167,13 @@ def _run_cases(
             results.extend(Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:])
             break
         results.append(_score(vector, seq, response))
-    feeder.join(timeout=1)
     return results
 
 
 def _score(vector: Vector, seq: int, response: JSON) -> Result:
-    if not isinstance(response, dict) or response.get("seq") != seq:
+    # seq is echoed unchanged (HARNESS-MSG-2): the integer itself, not true, 0.0 or "0".
+    echoed = response.get("seq") if isinstance(response, dict) else None
+    if not isinstance(response, dict) or type(echoed) is not int or echoed != seq:
         raise ProtocolError(f"expected the answer to seq {seq}, got {_short(response)}")
     if response.get("skipped") is True:
         return Result(vector, Verdict.SKIP, message=str(response.get("message", "")))
@@ -192,18 +199,34 @@ def _read_json(lines: _Lines, timeout: float, what: str) -> JSON:
         raise ProtocolError(f"answer to {what} is not JSON ({exc}): {_short(line)}") from None
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        if proc.stdin is not None and not proc.stdin.closed:
-            proc.stdin.write(b'{"cmd":"stop"}\n')
-            proc.stdin.close()
-    except (BrokenPipeError, ValueError):
-        pass
+def _stop(proc: subprocess.Popen[bytes], feeder: threading.Thread | None) -> None:
+    """End the implementation: ``stop`` when it still reads, else kill it (HARNESS-RUN-1).
+
+    A feeder still blocked writing to an implementation that has stopped reading holds the pipe's
+    lock, so writing ``stop`` (or closing the pipe) would block behind it for ever: such an
+    implementation is killed instead, which also releases the feeder."""
+    if feeder is not None:
+        feeder.join(timeout=1)
+    if feeder is not None and feeder.is_alive():
+        proc.kill()
+    else:
+        try:
+            if proc.stdin is not None and not proc.stdin.closed:
+                proc.stdin.write(b'{"cmd":"stop"}\n')
+                proc.stdin.close()
+        except (OSError, ValueError):
+            pass
     try:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+    if feeder is not None:
+        feeder.join(timeout=5)
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None and not (feeder is not None and feeder.is_alive()):
+            with contextlib.suppress(OSError, ValueError):
+                pipe.close()
 
 
 def _short(value: object, limit: int = 200) -> str:
