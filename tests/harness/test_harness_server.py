@@ -128,3 +128,55 @@ def test_ten_thousand_mixed_requests_through_a_real_process() -> None:
             assert a["errored"] is True
         else:
             assert ("output" in a) or a.get("skipped") is True
+
+
+def _lone_surrogate(raw: JSON) -> dict[str, JSON]:
+    return {"text": "\ud800"}
+
+
+def _too_deep(raw: JSON) -> dict[str, JSON]:
+    deep: JSON = []
+    for _ in range(100_000):
+        deep = [deep]
+    return {"deep": deep}
+
+
+def test_output_that_is_not_json_text_is_errored_and_serving_goes_on() -> None:
+    """HARNESS-MSG-5: an output that cannot be written as UTF-8 JSON (a lone surrogate, nesting
+    past the writer's recursion) is errored for that case; the next request is still answered."""
+    ops: Mapping[str, Operation] = {"t.bad": _lone_surrogate, "t.deep": _too_deep, **OPS}
+    out = io.BytesIO()
+    lines = [
+        b'{"cmd":"run","seq":1,"case":{"operation":"t.bad","input":{}}}\n',
+        b'{"cmd":"run","seq":2,"case":{"operation":"t.deep","input":{}}}\n',
+        b'{"cmd":"run","seq":3,"case":{"operation":"t.echo","input":3}}\n',
+    ]
+    assert serve(lines, out, ops) == 0
+    answers = _lines(out.getvalue())
+    assert [a.get("seq") for a in answers] == [1, 2, 3]
+    assert answers[0]["errored"] is True
+    assert answers[1]["errored"] is True
+    assert answers[2]["output"] == {"echo": 3}
+
+
+def test_reader_closing_stdout_ends_the_server_quietly() -> None:
+    """HARNESS-WIRE-2: when the runner closes the harness's stdout the server exits 0 with no
+    traceback, as at end of input."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcp_touchstone", "harness"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()
+    run = b'{"cmd":"run","seq":1,"case":{"operation":"json.to_string","input":{"text":"1"}}}\n'
+    try:
+        proc.stdin.write(b'{"cmd":"start","version":1}\n' + run * 100)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""

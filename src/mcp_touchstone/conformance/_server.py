@@ -8,6 +8,7 @@ only; ``stop`` or end of input ends it with status 0.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from typing import BinaryIO
@@ -77,21 +78,40 @@ def answer(line: bytes | str, operations: Mapping[str, Operation]) -> dict[str, 
     return {"seq": seq, "output": output}
 
 
+def _encode(response: dict[str, JSON]) -> bytes:
+    """One response line; an output that cannot be written as JSON text is ``errored`` instead
+    (HARNESS-MSG-5), so a bad output never ends the server."""
+    try:
+        return serde_json.to_string(response).encode("utf-8") + b"\n"
+    except Exception as exc:  # JsonError, a lone surrogate (UnicodeEncodeError), RecursionError
+        fallback = _errored(f"output is not JSON: {type(exc).__name__}: {exc}", _seq_of(response))
+        return serde_json.to_string(fallback).encode("utf-8", "replace") + b"\n"
+
+
 def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operation]) -> int:
-    """Answer each line of ``lines`` on ``out`` until ``stop`` or the end of input; return 0."""
+    """Answer each line of ``lines`` on ``out`` until ``stop``, the end of input, or the reader
+    closing ``out`` (the runner is gone: as at end of input); return 0 (HARNESS-WIRE-2)."""
     for line in lines:
         response = answer(line.rstrip(b"\r\n"), operations)
         if response is None:
             break
         try:
-            text = serde_json.to_string(response)
-        except serde_json.JsonError as exc:
-            text = serde_json.to_string(_errored(f"output is not JSON: {exc}", _seq_of(response)))
-        out.write(text.encode("utf-8") + b"\n")
-        out.flush()
+            out.write(_encode(response))
+            out.flush()
+        except BrokenPipeError:
+            break
     return 0
 
 
 def main(operations: Mapping[str, Operation]) -> int:
     """Serve ``operations`` on this process's stdin and stdout."""
-    return serve(sys.stdin.buffer, sys.stdout.buffer, operations)
+    if sys.stdin is None or sys.stdout is None:
+        return 0  # A closed stdin is an empty input; a closed stdout, a reader already gone.
+    status = serve(sys.stdin.buffer, sys.stdout.buffer, operations)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The runner closed the pipe: point stdout at /dev/null so the interpreter's own flush
+        # at exit stays quiet (nothing but protocol lines ever goes to stdout).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
