@@ -7,10 +7,13 @@ names the problem on one line; no traceback).
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from mcp_touchstone import __version__, serde_json
 
@@ -26,9 +29,28 @@ def _cmd_harness(_args: argparse.Namespace) -> int:
     return main(reference_operations())
 
 
+def _write_stdout(text: str) -> bool:
+    """Write ``text`` to stdout; ``False`` when stdout is closed or its reader has gone (e.g.
+    ``touchstone run | head -1``), after which stdout is quietly pointed at /dev/null."""
+    if sys.stdout is None:
+        return False
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return False
+    return True
+
+
 def _read_input(source: str) -> serde_json.JSON:
     if source == "-":
-        data = sys.stdin.buffer.read()
+        if sys.stdin is None:
+            raise _UsageError("cannot read standard input: it is closed")
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise _UsageError(f"cannot read standard input: {exc.strerror}") from None
         where = "standard input"
     else:
         try:
@@ -54,8 +76,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise _UsageError(f"unknown operation {args.operation!r} (known: {', '.join(sorted(ops))})")
     value = _read_input(args.file)
     output = op(value)
-    sys.stdout.write(serde_json.to_string(output) + "\n")
-    return 0
+    return 0 if _write_stdout(serde_json.to_string(output) + "\n") else 1
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -83,19 +104,56 @@ def _cmd_run(args: argparse.Namespace) -> int:
         vectors = [v for v in vectors if args.match in v.id]
     if not vectors:
         raise _UsageError("no vectors selected")
-    command = shlex.split(args.impl) if args.impl else default_command()
     try:
-        report = run_vectors(vectors, command, timeout=args.timeout)
-    except ProtocolError as exc:
-        raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
-    print(render(report, vectors_dir=str(root)))
+        command = shlex.split(args.impl) if args.impl else default_command()
+    except ValueError as exc:
+        raise _UsageError(f"--impl {args.impl!r}: {exc}") from None
+    if not command:
+        raise _UsageError("--impl names no command")
+    report_file = None
     if args.report:
-        Path(args.report).write_text(serde_json.to_string(to_json(report)) + "\n")
+        try:  # Before the run, so an unwritable report path costs no run.
+            report_file = open(args.report, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise _UsageError(f"cannot write report {args.report}: {exc.strerror}") from None
+    try:
+        try:
+            report = run_vectors(vectors, command, timeout=args.timeout)
+        except ProtocolError as exc:
+            raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
+        # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
+        _write_stdout(render(report, vectors_dir=str(root)) + "\n")
+        if report_file is not None:
+            try:
+                report_file.write(serde_json.to_string(to_json(report)) + "\n")
+            except OSError as exc:
+                raise _UsageError(f"cannot write report {args.report}: {exc.strerror}") from None
+    finally:
+        if report_file is not None:
+            report_file.close()
     return 0 if report.conformant else 1
 
 
+def _timeout(text: str) -> float:
+    """``--timeout``: seconds, a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2, like bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"touchstone: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="touchstone",
         description="Reference oracle for MCP server security semantics.",
     )
@@ -115,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--vectors", help="vector tree (default: conformance/vectors)")
     r.add_argument("--semantic", action="append", help="only this semantic (repeatable)")
     r.add_argument("-k", "--match", help="only vectors whose id contains this text")
-    r.add_argument("--timeout", type=float, default=30.0, help="seconds to wait per answer")
+    r.add_argument("--timeout", type=_timeout, default=30.0, help="seconds to wait per answer")
     r.add_argument("--report", help="also write the JSON report to this file")
     r.set_defaults(func=_cmd_run)
     return p

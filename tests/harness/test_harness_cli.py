@@ -55,3 +55,71 @@ def test_eval_reads_a_file(tmp_path: Path) -> None:
     out = _run("eval", "json.to_string", str(case))
     assert out.returncode == 0
     assert '"string":"[1,2]"' in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("run", "--impl", "'"), "No closing quotation"),
+        (("run", "--impl", " "), "no command"),
+        (("run", "--semantic", "json", "--report", "/nonexistent/r.json"), "cannot write report"),
+        (("run", "--timeout", "nan"), "positive"),
+        (("run", "--timeout", "0"), "positive"),
+        (("run", "--timeout", "soon"), "not a number"),
+        (("eval", "json.to_string", "/"), "cannot read"),
+        (("frobnicate",), "invalid choice"),
+        ((), "required"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(args: tuple[str, ...], needle: str) -> None:
+    """HARNESS-CLI-1: bad arguments (an unparsable --impl, an unwritable --report, a bad
+    --timeout, a directory as input, an unknown command) are one line and exit 2."""
+    out = _run(*args)
+    assert out.returncode == 2, out.stderr
+    assert needle in out.stderr
+    assert out.stderr.count("\n") == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_binary_and_huge_inputs_are_bad_input(tmp_path: Path) -> None:
+    """HARNESS-CLI-1: a binary file is invalid JSON (exit 2, one line); a large case just runs."""
+    binary = tmp_path / "case.bin"
+    binary.write_bytes(bytes(range(256)) * 64)
+    out = _run("eval", "json.to_string", str(binary))
+    assert out.returncode == 2
+    assert "not valid JSON" in out.stderr
+    assert out.stderr.count("\n") == 1
+    big = tmp_path / "big.json"
+    big.write_text('{"text": "[' + ",".join(["1e-7"] * 200_000) + ']"}')
+    out = _run("eval", "json.to_string", str(big))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith('{"bytes":1000001,')
+
+
+def _closed_reader(*args: str, stdin: bytes = b"") -> tuple[int, str]:
+    """Run the CLI with a stdout pipe whose reader has gone before anything is written."""
+    proc = subprocess.Popen(
+        [*CLI, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    err = proc.stderr.read().decode()
+    return proc.wait(timeout=120), err
+
+
+def test_closed_stdout_is_quiet() -> None:
+    """HARNESS-CLI-1, VEC-REPORT-2: `touchstone run | head -1` keeps the run's exit status and
+    prints no traceback; eval whose output cannot be delivered exits 1, quietly."""
+    status, err = _closed_reader("run", "--semantic", "json", "--timeout", "60")
+    assert status == 0, err
+    assert err == ""
+    status, err = _closed_reader("eval", "json.to_string", "-", stdin=b'{"text": "[1]"}')
+    assert status == 1
+    assert err == ""
