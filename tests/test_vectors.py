@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +17,7 @@ from mcp_touchstone.conformance import (
     outputs_match,
     reference_operations,
 )
+from mcp_touchstone.serde_json import from_str, to_string
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "conformance" / "vectors"
@@ -84,3 +86,28 @@ def test_origins_are_known(path: Path) -> None:
     for test in json.loads(path.read_text())["tests"]:
         origin = test.get("origin", "handwritten")
         assert origin in ORIGINS or origin.startswith("upstream-test:"), (test["id"], origin)
+
+
+def _floats(value: object) -> list[float]:
+    if isinstance(value, float):
+        return [value]
+    if isinstance(value, list):
+        return [f for item in value for f in _floats(item)]
+    if isinstance(value, dict):
+        return [f for item in value.values() for f in _floats(item)]
+    return []
+
+
+def _reads_back(x: float) -> bool:
+    back = from_str(to_string(x))
+    if not isinstance(back, float):
+        return False
+    return back == x and math.copysign(1.0, back) == math.copysign(1.0, x)
+
+
+def test_input_floats_reach_the_implementation_unchanged() -> None:
+    """VEC-CASE-1: every float in a vector input reads back as itself after the runner writes it
+    (serde_json's parse is not correctly rounded: 2.7715077941825975e-163 would not)."""
+    unstable = [(v.id, x) for v in ALL for x in _floats(v.input) if not _reads_back(x)]
+    assert not unstable, unstable[:5]
+    assert not _reads_back(2.7715077941825975e-163)
