@@ -213,3 +213,13 @@ def test_seq_must_be_echoed_as_the_same_integer(tmp_path: Path, echo: str) -> No
     cmd = _fake(tmp_path, f'print(\'{{"seq": {echo}, "output": {{}}}}\', flush=True)\n')
     with pytest.raises(ProtocolError, match="seq 0"):
         run_vectors(_vectors()[:1], cmd)
+
+
+@pytest.mark.parametrize("version", ["true", "1.0", '"1"', "2"])
+def test_start_must_answer_version_1(tmp_path: Path, version: str) -> None:
+    """HARNESS-MSG-1, HARNESS-RUN-2: a start answer whose version is not the integer 1 breaks
+    the protocol (true and 1.0 compare equal to 1 in Python, but are not it)."""
+    script = tmp_path / "impl.py"
+    script.write_text(f"import sys\nsys.stdin.readline()\nprint('{{\"version\": {version}}}')\n")
+    with pytest.raises(ProtocolError, match="start answered"):
+        run_vectors(_vectors()[:1], [sys.executable, str(script)])

@@ -117,7 +117,8 @@ def run_vectors(
         proc.stdin.write(b'{"cmd":"start","version":1}\n')
         proc.stdin.flush()
         hello = _read_json(lines, timeout, "start")
-        if not isinstance(hello, dict) or hello.get("version") != 1:
+        version = hello.get("version") if isinstance(hello, dict) else None
+        if not isinstance(hello, dict) or type(version) is not int or version != 1:
             raise ProtocolError(f"start answered with {_short(hello)}")
         implementation = hello.get("implementation")
         ops = hello.get("operations")
