@@ -223,3 +223,18 @@ def test_start_must_answer_version_1(tmp_path: Path, version: str) -> None:
     script.write_text(f"import sys\nsys.stdin.readline()\nprint('{{\"version\": {version}}}')\n")
     with pytest.raises(ProtocolError, match="start answered"):
         run_vectors(_vectors()[:1], [sys.executable, str(script)])
+
+
+def test_a_long_answer_line_is_read_in_linear_time(tmp_path: Path) -> None:
+    """HARNESS-RUN-1: a 48 MB answer line is read well inside the per-answer deadline (the reader
+    searches only new bytes; it used to rescan and recopy the whole line per 64 KiB chunk)."""
+    cmd = _fake(
+        tmp_path,
+        """
+        out = {"x": "y" * 48_000_000}
+        sys.stdout.write(json.dumps({"seq": req["seq"], "output": out}) + "\\n")
+        sys.stdout.flush()
+        """,
+    )
+    report = run_vectors(_vectors()[:1], cmd, timeout=8)
+    assert [r.verdict for r in report.results] == [Verdict.FAIL]

@@ -83,12 +83,14 @@ class _Lines:
         self._fd = proc.stdout.fileno()
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._fd, selectors.EVENT_READ)
-        self._buf = b""
+        self._buf = bytearray()
 
     def next(self, timeout: float) -> bytes | None:
         """The next line, or ``None`` at end of output; raise TimeoutError past ``timeout``."""
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buf:
+        scanned = 0  # Only new bytes are searched, so a long line costs linear time.
+        while (end := self._buf.find(b"\n", scanned)) < 0:
+            scanned = len(self._buf)
             left = deadline - time.monotonic()
             if left <= 0 or not self._sel.select(left):
                 raise TimeoutError
@@ -96,7 +98,8 @@ class _Lines:
             if not chunk:
                 return None
             self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
+        line = bytes(self._buf[:end])
+        del self._buf[: end + 1]
         return line
 
 
