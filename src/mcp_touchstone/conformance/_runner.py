@@ -70,6 +70,10 @@ class ProtocolError(RuntimeError):
     """The implementation did not start or broke the harness protocol."""
 
 
+class _NoAnswerError(ProtocolError):
+    """The implementation exited or stalled before answering: its open cases are errored."""
+
+
 def default_command() -> list[str]:
     """The built-in reference, run as a harness subprocess with this interpreter."""
     return [sys.executable, "-m", "mcp_touchstone", "harness"]
@@ -165,9 +169,7 @@ def _read_answers(lines: _Lines, vectors: Sequence[Vector], timeout: float) -> l
     for seq, vector in enumerate(vectors):
         try:
             response = _read_json(lines, timeout, f"case {vector.id}")
-        except ProtocolError as exc:
-            if "exited" not in str(exc) and "timed out" not in str(exc):
-                raise
+        except _NoAnswerError as exc:
             results.extend(Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:])
             break
         results.append(_score(vector, seq, response))
@@ -194,9 +196,9 @@ def _read_json(lines: _Lines, timeout: float, what: str) -> JSON:
     try:
         line = lines.next(timeout)
     except TimeoutError:
-        raise ProtocolError(f"timed out after {timeout:g}s waiting for {what}") from None
+        raise _NoAnswerError(f"timed out after {timeout:g}s waiting for {what}") from None
     if line is None:
-        raise ProtocolError(f"the implementation exited before answering {what}")
+        raise _NoAnswerError(f"the implementation exited before answering {what}")
     try:
         return serde_json.from_str(line)
     except serde_json.JsonError as exc:
