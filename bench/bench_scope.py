@@ -46,8 +46,8 @@ from fastmcp.utilities.authorization import (
 )
 from mcp.types import CallToolRequest
 
+from mcp_touchstone.harness._scope import OPERATIONS
 from mcp_touchstone.scope import ChioScope, decode_scope, resolve_matching_grants
-from mcp_touchstone.scope._harness import OPERATIONS
 from mcp_touchstone.serde_json import JSON
 
 ROUNDS = 3

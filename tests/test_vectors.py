@@ -15,8 +15,8 @@ from mcp_touchstone.conformance import (
     load_file,
     load_vectors,
     outputs_match,
-    reference_operations,
 )
+from mcp_touchstone.harness import reference_operations
 from mcp_touchstone.serde_json import from_str, to_string
 
 ROOT = Path(__file__).resolve().parents[1]

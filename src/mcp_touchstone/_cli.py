@@ -23,8 +23,8 @@ class _UsageError(Exception):
 
 
 def _cmd_harness(_args: argparse.Namespace) -> int:
-    from mcp_touchstone.conformance._registry import reference_operations
-    from mcp_touchstone.conformance._server import main
+    from mcp_touchstone.harness._registry import reference_operations
+    from mcp_touchstone.harness._server import main
 
     return main(reference_operations())
 
@@ -65,8 +65,8 @@ def _read_input(source: str) -> serde_json.JSON:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from mcp_touchstone.conformance._operation import V1_OPERATIONS
-    from mcp_touchstone.conformance._registry import reference_operations
+    from mcp_touchstone.harness._operation import V1_OPERATIONS
+    from mcp_touchstone.harness._registry import reference_operations
 
     ops = reference_operations()
     op = ops.get(args.operation)

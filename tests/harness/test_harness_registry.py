@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone.conformance import V1_OPERATIONS, reference_operations
+from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.serde_json import JSON
 
 ADDED_OPERATIONS = {"json.to_string"}
@@ -29,3 +29,18 @@ def test_operations_are_total_on_junk(name: str) -> None:
     for junk in JUNK:
         out = op(junk)
         assert isinstance(out, dict), (name, junk)
+
+
+def test_static_table_agrees_with_each_adapter() -> None:
+    """HARNESS-OPS-2: the registry's static table names exactly what each adapter serves."""
+    import importlib
+
+    from mcp_touchstone.harness._registry import _ADAPTERS, adapter_modules
+
+    served: dict[str, str] = {}
+    for module in adapter_modules():
+        ops = importlib.import_module(f"mcp_touchstone.harness.{module}").OPERATIONS
+        for name in ops:
+            assert name not in served, f"{name} served by {served[name]} and {module}"
+            served[name] = module
+    assert served == dict(_ADAPTERS)

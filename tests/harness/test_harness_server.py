@@ -9,8 +9,8 @@ import sys
 from collections.abc import Mapping
 
 from mcp_touchstone import serde_json
-from mcp_touchstone.conformance import Operation
-from mcp_touchstone.conformance._server import answer, serve
+from mcp_touchstone.harness import Operation
+from mcp_touchstone.harness._server import answer, serve
 from mcp_touchstone.serde_json import JSON
 
 

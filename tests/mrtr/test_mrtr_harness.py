@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_touchstone.mrtr._harness import OPERATIONS
+from mcp_touchstone.harness._mrtr import OPERATIONS
 from mcp_touchstone.serde_json import JSON
 from tests.strategies.mrtr import json_values
 

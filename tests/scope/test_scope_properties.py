@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone import serde_json
+from mcp_touchstone.harness._scope import OPERATIONS
 from mcp_touchstone.scope import (
     ChioScope,
     ConstraintError,
@@ -26,7 +27,6 @@ from mcp_touchstone.scope._arguments import (
     ArgumentFacts,
     wildcard_matches,
 )
-from mcp_touchstone.scope._harness import OPERATIONS
 from mcp_touchstone.serde_json import JSON
 from tests.scope import _naive
 from tests.scope._helpers import con, grant, scope

@@ -1,14 +1,13 @@
-"""Conformance machinery: vectors, the harness-protocol server, the runner, comparison rules.
+"""Conformance machinery: vectors, the runner, comparison rules, reports.
+
+The built-in reference's harness server lives in :mod:`mcp_touchstone.harness`.
 
 * :func:`load_vectors` reads a vector tree (``spec/vectors.md``).
 * :func:`run_vectors` drives any implementation through harness protocol v1.
 * :func:`outputs_match` is the pinned comparison of an answer with an expected output.
-* :func:`reference_operations` is the built-in reference's operation table.
 """
 
 from mcp_touchstone.conformance._compare import outputs_match
-from mcp_touchstone.conformance._operation import V1_OPERATIONS, Operation
-from mcp_touchstone.conformance._registry import reference_operations
 from mcp_touchstone.conformance._runner import (
     ProtocolError,
     Report,
@@ -28,8 +27,6 @@ from mcp_touchstone.conformance._vectors import (
 from mcp_touchstone.conformance._vectors import load_tree as load_vectors
 
 __all__ = [
-    "V1_OPERATIONS",
-    "Operation",
     "ProtocolError",
     "Report",
     "Result",
@@ -41,7 +38,6 @@ __all__ = [
     "load_file",
     "load_vectors",
     "outputs_match",
-    "reference_operations",
     "render",
     "run_vectors",
     "to_json",

@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.conformance._operation import Operation
-from mcp_touchstone.serde_json import JSON
-from mcp_touchstone.visibility._dispatch import dispatch
-from mcp_touchstone.visibility._identity import granted_scopes
-from mcp_touchstone.visibility._policy import RequestContext, VisibleComponent
-from mcp_touchstone.visibility._template import uri_template_matches
-from mcp_touchstone.visibility._wire import (
+from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._visibility_wire import (
     InputError,
     decode_catalog,
     decode_identity,
@@ -29,6 +24,11 @@ from mcp_touchstone.visibility._wire import (
     require_object,
     require_string,
 )
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility._dispatch import dispatch
+from mcp_touchstone.visibility._identity import granted_scopes
+from mcp_touchstone.visibility._policy import RequestContext, VisibleComponent
+from mcp_touchstone.visibility._template import uri_template_matches
 
 
 def _input(raw: JSON) -> dict[str, JSON]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
 from mcp_touchstone import __version__, serde_json
-from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.harness._operation import Operation
 from mcp_touchstone.serde_json import JSON
 
 PROTOCOL_VERSION = 1

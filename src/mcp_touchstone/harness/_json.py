@@ -7,7 +7,7 @@ check its serde_json re-serialization, on which ``MaxArgsSize`` and the MRTR bin
 from __future__ import annotations
 
 from mcp_touchstone import serde_json
-from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.harness._operation import Operation
 from mcp_touchstone.serde_json import JSON
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.harness._operation import Operation
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
 from mcp_touchstone.scope._matcher import (
     ConstraintError,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone.conformance._operation import Operation
+from mcp_touchstone.harness._operation import Operation
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,

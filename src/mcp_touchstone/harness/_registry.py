@@ -1,0 +1,73 @@
+"""The built-in reference's operation table.
+
+Every operation name maps to the adapter module that serves it.  The table is static, so ``start``
+can announce every operation without importing a single semantic; an adapter module (and the
+semantic behind it) is imported the first time one of its operations is asked for.  A test checks
+that the table and each adapter's ``OPERATIONS`` agree (HARNESS-OPS-2).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from functools import cache
+from types import MappingProxyType
+
+from mcp_touchstone.harness._operation import Operation
+
+_ADAPTERS: Mapping[str, str] = MappingProxyType(
+    {
+        "json.to_string": "_json",
+        "mrtr.allows": "_mrtr",
+        "mrtr.capabilities": "_mrtr",
+        "mrtr.input_responses_digest": "_mrtr",
+        "mrtr.request_binding": "_mrtr",
+        "mrtr.state.open": "_mrtr",
+        "mrtr.state.seal": "_mrtr",
+        "scope.resolve_capability_grants": "_scope",
+        "scope.resolve_matching_grants": "_scope",
+        "visibility.dispatch": "_visibility",
+        "visibility.granted_scopes": "_visibility",
+        "visibility.is_visible": "_visibility",
+        "visibility.match_uri_template": "_visibility",
+    }
+)
+"""Operation name -> the ``mcp_touchstone.harness`` adapter module that serves it."""
+
+
+def adapter_modules() -> tuple[str, ...]:
+    """The adapter modules named by the table, each once, in name order."""
+    return tuple(sorted(set(_ADAPTERS.values())))
+
+
+def _load(module: str) -> Mapping[str, Operation]:
+    ops: Mapping[str, Operation] = importlib.import_module(
+        f"mcp_touchstone.harness.{module}"
+    ).OPERATIONS
+    return ops
+
+
+class _LazyOperations(Mapping[str, Operation]):
+    """A read-only operation table that imports an adapter on first use of one of its names."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Mapping[str, Operation]] = {}
+
+    def __getitem__(self, name: str) -> Operation:
+        module = _ADAPTERS[name]
+        ops = self._loaded.get(module)
+        if ops is None:
+            ops = self._loaded[module] = _load(module)
+        return ops[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ADAPTERS)
+
+    def __len__(self) -> int:
+        return len(_ADAPTERS)
+
+
+@cache
+def reference_operations() -> Mapping[str, Operation]:
+    """All operations the built-in reference implements, by name, in name order (HARNESS-OPS-2)."""
+    return _LazyOperations()
