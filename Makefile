@@ -9,7 +9,7 @@ STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test slow bench clean
+.PHONY: demo test slow bench vectors clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +33,9 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_DEV)
-	$(BIN)/ruff check src tests bench proofs
-	$(BIN)/ruff format --check src tests bench proofs
-	$(BIN)/mypy src tests
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
+	$(BIN)/mypy src tests -p conformance.vectorgen
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
@@ -45,6 +45,10 @@ slow: $(STAMP_DEV)
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
 bench: $(STAMP_BENCH)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
+vectors: $(STAMP_DEV)
+	$(BIN)/python -m conformance.vectorgen
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
