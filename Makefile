@@ -35,7 +35,7 @@ demo: $(STAMP_RUN)
 test: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
-	$(BIN)/mypy src tests -p conformance.vectorgen
+	$(BIN)/mypy src tests
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
