@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
+from mcp_touchstone.harness import SECOND_WAVE_OPERATIONS, V1_OPERATIONS, reference_operations
 from mcp_touchstone.serde_json import JSON
 
 ADDED_OPERATIONS = {"json.to_string"}
@@ -13,8 +13,15 @@ JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected":
 
 
 def test_table_only_holds_known_operations() -> None:
-    """HARNESS-OPS-2: every registered operation is a v1 operation or a documented addition."""
-    assert set(reference_operations()) <= set(V1_OPERATIONS) | ADDED_OPERATIONS
+    """HARNESS-OPS-2: every registered operation is pinned (v1 or second wave) or an addition."""
+    pinned = set(V1_OPERATIONS) | set(SECOND_WAVE_OPERATIONS)
+    assert set(reference_operations()) <= pinned | ADDED_OPERATIONS
+
+
+def test_hosted_match_is_served() -> None:
+    """HARNESS-OPS-3: the pinned second-wave operation scope.hosted_match is in the table."""
+    assert "scope.hosted_match" in SECOND_WAVE_OPERATIONS
+    assert "scope.hosted_match" in reference_operations()
 
 
 def test_v1_names_are_the_pinned_twelve() -> None:

@@ -24,3 +24,12 @@ V1_OPERATIONS: tuple[str, ...] = (
     "visibility.dispatch",
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
+
+SECOND_WAVE_OPERATIONS: tuple[str, ...] = (
+    "mrtr.round",
+    "scope.hosted_match",
+    "scope.admit",
+    "scope.bind_event",
+)
+"""The operations the pinned contract marks "added in the second wave" (HARNESS-OPS-3): pinned
+like the v1 set, announced in ``start`` once implemented."""

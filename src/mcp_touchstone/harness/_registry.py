@@ -24,6 +24,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "mrtr.request_binding": "_mrtr",
         "mrtr.state.open": "_mrtr",
         "mrtr.state.seal": "_mrtr",
+        "scope.hosted_match": "_scope",
         "scope.resolve_capability_grants": "_scope",
         "scope.resolve_matching_grants": "_scope",
         "visibility.dispatch": "_visibility",
