@@ -383,3 +383,35 @@ def test_model_constraint_rules_in_order(
 def test_model_metadata_reaches_only_model_constraint() -> None:
     """SCOPE-HOSTED-MODEL-1: metadata never satisfies an argument constraint."""
     assert not _matches([con("custom", ["model_id", "m1"])], {}, _meta("m1"))
+
+
+# ----------------------------------------------------------------- the engine
+
+
+def test_engine_is_the_pinned_binding_imported_on_first_use() -> None:
+    """SCOPE-HOSTED-RX-1: the engine is paula 1.0.5 (regex 1.12.3), and importing the scope
+    package does not load it."""
+    import subprocess
+    import sys
+
+    from mcp_touchstone.scope._regex import engine_version
+
+    assert engine_version() == "paula 1.0.5"
+    probe = "import sys, mcp_touchstone.scope\nprint('paula' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_compile_is_a_value_and_misuse_raises() -> None:
+    """SCOPE-HOSTED-RX-3: a refused pattern is a RegexCompileError value; a pattern no Rust
+    string can hold (a lone surrogate) is API misuse and raises ValueError."""
+    from mcp_touchstone.scope._regex import RegexCompileError, RustRegex, compile_rust_regex
+
+    bad = compile_rust_regex("(")
+    assert isinstance(bad, RegexCompileError)
+    assert bad.detail.endswith("error: unclosed group")
+    good = compile_rust_regex("b")
+    assert isinstance(good, RustRegex)
+    assert good.is_match("abc")
+    with pytest.raises(ValueError, match="lone surrogate"):
+        compile_rust_regex("\ud800")
