@@ -369,6 +369,15 @@ def deny_tests() -> tuple[dict[str, tuple[str, str]], list[JSON]]:
          ["[\\w--\\d]"], {"v": "5"}, hit, ["deny"]),
         ("empty-pattern-denies", "The empty pattern matches every leaf: false.", [""],
          {"v": "x"}, NONE, ["deny"]),
+        ("match-then-size-limit", "The first pattern matches, so an oversize second is never "
+         "compiled.", ["^x", "a{1000}{1000}"], {"v": "xyz"}, NONE, ["order"]),
+        ("match-in-second-leaf-then-bad", "The first pattern matches the second leaf only; the "
+         "bad second pattern is still never compiled.", ["pw", "(?=x)"],
+         {"a": "fine", "b": ["ok", "my pw"]}, NONE, ["order"]),
+        ("case-fold-match-then-bad", "(?i) first pattern matches; the backreference after it "
+         "is never compiled.", ["(?i)TOKEN", "(a)\\1"], {"v": "token"}, NONE, ["order"]),
+        ("top-level-string-then-bad", "A top-level string matched by the first pattern shields "
+         "the bad second.", ["^s", "["], "secret", NONE, ["order"]),
         ("size-limit", "A pattern over the compiled-size limit is an error.",
          ["a{1000}{1000}"], {"v": "a"}, deny_error("a{1000}{1000}", _SIZE), ["fail-closed"]),
     ]  # fmt: skip
@@ -472,6 +481,10 @@ def model_tests() -> tuple[dict[str, tuple[str, str]], list[JSON]]:
          mc([]), None, hit),
         ("rule1-any-metadata", "No requirement: true whatever the model.",
          mc([]), {"model_id": "anything", "safety_tier": "low"}, hit),
+        ("rule1-before-metadata-check", "Tier null and empty allowlist hold before metadata "
+         "is looked at (absent).", mc([], None), absent, hit),
+        ("rule1-positional-empty-metadata", "No requirement: true with minimal positional "
+         "metadata.", mc([], omit_tier=True), ["m"], hit),
         ("rule2-allowlist-no-metadata", "An allowlist and no metadata: false.",
          mc(["m1"]), absent, NONE),
         ("rule2-tier-no-metadata", "A tier floor and no metadata: false.",
@@ -534,6 +547,18 @@ def model_tests() -> tuple[dict[str, tuple[str, str]], list[JSON]]:
                 )
             )
     tests += [
+        case(
+            "scope-hosted-model-rule1-beside-failing-sibling",
+            "Without metadata the unconstrained model grant matches and the allowlisted one drops.",
+            ["SCOPE-HOSTED-MODEL-1"],
+            ["rules"],
+            [
+                g(constraints=[c("model_constraint", {"allowed_model_ids": ["m1"]})]),
+                g(constraints=[c("model_constraint", {"allowed_model_ids": []})]),
+            ],
+            {},
+            m((1, 1, 1, 1)),
+        ),
         case(
             "scope-hosted-model-args-never-read",
             "A model id in the arguments does not stand in for missing metadata.",
