@@ -19,12 +19,7 @@ The public API:
 """
 
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._decode import (
-    ScopeDecodeError,
-    decode_constraint,
-    decode_model_metadata,
-    decode_scope,
-)
+from mcp_touchstone.scope._decode import ScopeDecodeError, decode_constraint, decode_scope
 from mcp_touchstone.scope._hosted import (
     HOSTED_BEHAVIOUR,
     HOSTED_DECIDED_KINDS,
@@ -41,6 +36,7 @@ from mcp_touchstone.scope._hosted import (
     resolve_hosted_matching_grants,
     resolve_required_hosted_matching_grants,
 )
+from mcp_touchstone.scope._hosted_decode import decode_model_metadata
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     InvalidArgumentsError,

@@ -15,7 +15,6 @@ from enum import Enum
 from typing import Any, Final, TypeVar
 
 from mcp_touchstone._serde import invalid_type
-from mcp_touchstone.scope._hosted import ModelMetadata, ProvenanceEvidenceClass
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -60,13 +59,7 @@ from mcp_touchstone.scope._types import (
 )
 from mcp_touchstone.serde_json import JSON
 
-__all__ = [
-    "ScopeDecodeError",
-    "decode_constraint",
-    "decode_model_metadata",
-    "decode_scope",
-    "decode_tool_grant",
-]
+__all__ = ["ScopeDecodeError", "decode_constraint", "decode_scope", "decode_tool_grant"]
 
 T = TypeVar("T")
 E = TypeVar("E", bound=Enum)
@@ -497,30 +490,3 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
     ``scope.grants[0].operations[0]: unknown variant `Invoke`, expected one of ...``.
     """
     return _scope(value, where)
-
-
-# --------------------------------------------------------------------------- hosted requests
-
-_model_metadata = _record(
-    ModelMetadata,
-    [
-        ("model_id", _string, _REQUIRED),
-        ("safety_tier", _option(_unit_enum(ModelSafetyTier, "ModelSafetyTier")), None),
-        ("provider", _option(_string), None),
-        (
-            "provenance_class",
-            _unit_enum(ProvenanceEvidenceClass, "ProvenanceEvidenceClass"),
-            ProvenanceEvidenceClass.ASSERTED,
-        ),
-    ],
-    deny_unknown=False,
-)
-
-
-def decode_model_metadata(value: JSON, where: str = "model_metadata") -> ModelMetadata | None:
-    """Decode a hosted request's ``ModelMetadata`` as Chio's serde derive does, or ``None`` for
-    ``null`` (SCOPE-HOSTED-WIRE-2): ``model_id`` is required; ``safety_tier`` and ``provider``
-    may be absent or null; ``provenance_class`` (not null) defaults to ``asserted``; unknown
-    keys are ignored; the positional array form is accepted.  Raises :class:`ScopeDecodeError`.
-    """
-    return None if value is None else _model_metadata(value, where)
