@@ -102,7 +102,7 @@ class RoundState:
             self.effects.append(key)
 
     def cached_memo(self, key: str) -> tuple[bool, JSON]:
-        """``(True, value)`` for a memo key computed earlier in the chain, else ``(False, None)``."""
+        """``(True, value)`` for a memo key computed earlier, else ``(False, None)``."""
         if key in self.memos:
             return True, self.memos[key]
         return False, None
