@@ -64,9 +64,7 @@ def call(
     srv: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run one ``mrtr.round`` and return its output."""
-    p: dict[str, Any] = (
-        dict(params) if params is not None else {"name": "greet", "arguments": {}}
-    )
+    p: dict[str, Any] = dict(params) if params is not None else {"name": "greet", "arguments": {}}
     p.setdefault("_meta", meta(caps))
     if state is not None:
         p["requestState"] = state

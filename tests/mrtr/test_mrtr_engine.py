@@ -1,5 +1,5 @@
 """neva's MRTR unit tests re-expressed: ``app/mrtr.rs``, ``app/context/effects.rs``,
-``app/mrtr_store.rs``, ``types/request.rs`` (MRTR-SEED-*, MRTR-CTX-*, MRTR-STORE-*, MRTR-ROUND-*)."""
+``app/mrtr_store.rs``, ``types/request.rs`` (MRTR-SEED, MRTR-CTX, MRTR-STORE, MRTR-ROUND rules)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ SALIENT: dict[str, JSON] = {"name": "greet", "arguments": {}}
 NOW = 1_000_000
 NONCE = bytes(12)
 ELICIT = decode_input_request(
-    {"method": "elicitation/create", "params": {"message": "m", "requestedSchema": {"properties": {}}}}
+    {
+        "method": "elicitation/create",
+        "params": {"message": "m", "requestedSchema": {"properties": {}}},
+    }
 )
 
 
@@ -65,7 +68,9 @@ def _params(state: str | None = None, responses: dict[str, JSON] | None = None) 
     return {**SALIENT, "_meta": m}
 
 
-def _seed(params: dict[str, JSON], principal: str | None = None, audience: str | None = None) -> RoundState:
+def _seed(
+    params: dict[str, JSON], principal: str | None = None, audience: str | None = None
+) -> RoundState:
     check = CheckContext(METHOD, params, NOW, principal=principal, audience=audience)
     return seed_round(METHOD, params, RING, check).round
 
@@ -100,7 +105,10 @@ def test_principal_mismatch_is_rejected() -> None:
 def test_a_state_minted_for_another_service_is_rejected() -> None:
     """A state bound to another audience is refused."""
     with pytest.raises(RpcError, match="audience mismatch"):
-        _seed(_params(_state(aud="https://billing.example.com/mcp")), audience="https://weather.example.com/mcp")
+        _seed(
+            _params(_state(aud="https://billing.example.com/mcp")),
+            audience="https://weather.example.com/mcp",
+        )
 
 
 def test_a_state_minted_for_this_service_is_accepted() -> None:
@@ -177,7 +185,9 @@ def test_resolve_replays_each_input_kind_as_its_own_result_type() -> None:
     """Sampling and roots answers read as their own result types."""
     sampled = {"role": "assistant", "content": {"type": "text", "text": ""}, "model": "m"}
     ctx = _mrtr({"poem": sampled, "dirs": {"roots": [{"uri": "file:///work", "name": "work"}]}})
-    sampling = decode_input_request({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}})
+    sampling = decode_input_request(
+        {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}
+    )
     roots = decode_input_request({"method": "roots/list"})
     assert ctx.resolve("poem", sampling) == sampled
     assert ctx.resolve("dirs", roots) == {"roots": [{"uri": "file:///work", "name": "work"}]}
@@ -235,7 +245,8 @@ def test_once_and_memo_are_not_recorded_on_failure() -> None:
     with pytest.raises(RpcError):
         ctx.memo("quote", lambda: (_ for _ in ()).throw(RpcError(-32603, "down")))
     assert ctx.round is not None
-    assert ctx.round.effects == [] and ctx.round.memos == {}
+    assert ctx.round.effects == []
+    assert ctx.round.memos == {}
     assert ctx.once("charge", lambda: None) is True
     assert ctx.once("charge", boom) is False
 
@@ -243,10 +254,20 @@ def test_once_and_memo_are_not_recorded_on_failure() -> None:
 def test_helpers_outside_mrtr() -> None:
     """Outside MRTR the inputs are -32600, once runs, memo computes, on_commit is dropped."""
     ctx = Context(None)
-    for call, word in ((lambda: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}), "elicitation"), (lambda: ctx.sample("k", {"messages": [], "maxTokens": 1}), "sampling"), (lambda: ctx.list_roots("k"), "roots")):
+    for call, word in (
+        (
+            lambda: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}),
+            "elicitation",
+        ),
+        (lambda: ctx.sample("k", {"messages": [], "maxTokens": 1}), "sampling"),
+        (lambda: ctx.list_roots("k"), "roots"),
+    ):
         with pytest.raises(RpcError) as err:
             call()
-        assert (err.value.code, err.value.message) == (-32600, f"{word} is not available for this request")
+        assert (err.value.code, err.value.message) == (
+            -32600,
+            f"{word} is not available for this request",
+        )
     runs: list[str] = []
     assert ctx.once("k", lambda: runs.append("once")) is True
     assert ctx.once("k", lambda: runs.append("once")) is True
@@ -266,7 +287,11 @@ def test_error_codes_follow_neva() -> None:
 # ---------------------------------------------------------------- types/request.rs
 def test_mrtr_fields_are_read_from_params_first() -> None:
     """params beat _meta; _meta is the fallback; an empty params object still shadows it."""
-    both = {"requestState": "p", "inputResponses": {}, "_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
+    both = {
+        "requestState": "p",
+        "inputResponses": {},
+        "_meta": {"requestState": "m", "inputResponses": {"k": 1}},
+    }
     assert request_state(both) == "p"
     assert input_responses(both) == {}
     only_meta = {"_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
@@ -281,17 +306,26 @@ def test_a_mrtr_field_of_the_wrong_type_is_rejected(bad: JSON) -> None:
         ("requestState", "tok", "`requestState` must be a string"),
         ("inputResponses", {}, "`inputResponses` must be an object"),
     ):
-        if (field_name == "requestState" and isinstance(bad, str)) or (field_name == "inputResponses" and isinstance(bad, dict)):
+        if (field_name == "requestState" and isinstance(bad, str)) or (
+            field_name == "inputResponses" and isinstance(bad, dict)
+        ):
             continue
-        for params in ({field_name: bad}, {"_meta": {field_name: bad}}, {field_name: bad, "_meta": {field_name: good}}):
+        for params in (
+            {field_name: bad},
+            {"_meta": {field_name: bad}},
+            {field_name: bad, "_meta": {field_name: good}},
+        ):
             error = malformed_mrtr_error("tools/call", params)
-            assert error is not None and error.message == message
+            assert error is not None
+            assert error.message == message
         assert malformed_mrtr_error("custom/echo", {field_name: bad}) is None
 
 
 def test_mrtr_meta_fields_are_never_written() -> None:
     """A minted round writes its state on the result, never into any _meta."""
-    out = _dispatch(lambda ctx, p: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}))
+    out = _dispatch(
+        lambda ctx, p: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}})
+    )
     result = out.response["result"]
     assert isinstance(result, dict)
     assert "requestState" in result
@@ -309,7 +343,8 @@ def test_put_then_get_returns_the_cached_response() -> None:
     assert store.get("tag", NOW) is None
     store.put("tag", _resp(1), NOW + 300)
     got = store.get("tag", NOW)
-    assert got is not None and got.with_id(7) == {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}}
+    assert got is not None
+    assert got.with_id(7) == {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}}
 
 
 def test_expired_entries_are_not_returned() -> None:
@@ -362,7 +397,7 @@ def test_put_sweeps_released_reservation_locks() -> None:
 
 
 def test_the_store_is_bounded_with_lru_eviction() -> None:
-    """Deviation: at capacity a put evicts the least recently used entry."""
+    """MRTR-STORE-6 (Deviation): at capacity a put evicts the least recently used entry."""
     store = InMemoryRequestStateStore(capacity=2)
     store.put("a", _resp(1), NOW + 300)
     store.put("b", _resp(2), NOW + 300)
@@ -373,10 +408,20 @@ def test_the_store_is_bounded_with_lru_eviction() -> None:
 
 
 # ---------------------------------------------------------------- the engine, concurrently
-def _dispatch(handler: Any, params: dict[str, JSON] | None = None, store: InMemoryRequestStateStore | None = None, id_: int = 1) -> Any:
+def _dispatch(
+    handler: Any,
+    params: dict[str, JSON] | None = None,
+    store: InMemoryRequestStateStore | None = None,
+    id_: int = 1,
+) -> Any:
     request = {"id": id_, "method": METHOD, "params": params or {**SALIENT, "_meta": meta()}}
     return dispatch(
-        request, handler, ServerConfig(RING), now=NOW, nonce=lambda: NONCE, store=store if store is not None else InMemoryRequestStateStore()
+        request,
+        handler,
+        ServerConfig(RING),
+        now=NOW,
+        nonce=lambda: NONCE,
+        store=store if store is not None else InMemoryRequestStateStore(),
     )
 
 
@@ -395,7 +440,12 @@ def test_two_threads_retrying_the_same_final_round_run_the_handler_once() -> Non
     store = InMemoryRequestStateStore()
     first = _dispatch(handler, store=store)
     token = first.response["result"]["requestState"]
-    retry = {**SALIENT, "requestState": token, "inputResponses": {"name": {"action": "accept"}}, "_meta": meta()}
+    retry = {
+        **SALIENT,
+        "requestState": token,
+        "inputResponses": {"name": {"action": "accept"}},
+        "_meta": meta(),
+    }
     results: dict[int, Any] = {}
     barrier = threading.Barrier(2)
 

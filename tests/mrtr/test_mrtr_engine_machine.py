@@ -73,7 +73,7 @@ class EngineMachine(RuleBasedStateMachine):
             for key in ("a", "b"):
                 try:
                     ctx.elicit(key, FORM)
-                except Exception as exc:  # noqa: BLE001 -- the batching idiom holds every error
+                except Exception as exc:
                     held.append(exc)
 
             def commit() -> None:
@@ -87,7 +87,9 @@ class EngineMachine(RuleBasedStateMachine):
 
         return handler
 
-    def _params(self, chain: Chain, token: str | None, answers: dict[str, JSON] | None) -> dict[str, Any]:
+    def _params(
+        self, chain: Chain, token: str | None, answers: dict[str, JSON] | None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"name": "t", "arguments": {"chain": chain.ident}, "_meta": meta()}
         if token is not None:
             params["requestState"] = token
@@ -112,11 +114,12 @@ class EngineMachine(RuleBasedStateMachine):
         if isinstance(result, dict) and result.get("resultType") == "input_required":
             chain.token = result["requestState"]
             assert out.minted is not None
-            assert out.minted.requested == tuple(k for k in ("a", "b") if k not in out.minted.answers)
+            assert out.minted.requested == tuple(
+                k for k in ("a", "b") if k not in out.minted.answers
+            )
             chain.answered = dict(out.minted.answers)
-        elif out.final:
-            if chain.final_response is None:
-                chain.final_request, chain.final_response = params, out.response
+        elif out.final and chain.final_response is None:
+            chain.final_request, chain.final_response = params, out.response
         if out.replayed:
             assert chain.final_response is not None
             assert {**out.response, "id": 0} == {**chain.final_response, "id": 0}

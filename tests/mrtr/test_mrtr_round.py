@@ -1,5 +1,5 @@
 """neva's end-to-end MRTR tests (``neva/tests/mrtr.rs``), one server round at a time through
-``mrtr.round`` (MRTR-ROUND-*, MRTR-STORE-*, MRTR-SEED-*, MRTR-CTX-*)."""
+``mrtr.round`` (MRTR-HARNESS-4, MRTR-ROUND-*, MRTR-STORE-*, MRTR-SEED-*, MRTR-CTX-*)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ MONA = {"action": "accept", "content": {"name": "monalisa"}}
 GREET = [ask("name"), {"op": "on_commit", "label": "greet"}, ret("hello")]
 
 
-def _two_rounds(script: list[dict[str, Any]], answers: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _two_rounds(
+    script: list[dict[str, Any]], answers: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     first = call(script)
     token = token_of(first)
     return token, call(script, id_=2, state=token, answers=answers)
@@ -70,7 +72,11 @@ def test_a_round_that_failed_midway_through_its_commits_is_not_repeatable() -> N
     script = [
         ask("card"),
         {"op": "on_commit", "label": "charge"},
-        {"op": "on_commit", "label": "receipt", "fail": {"code": -32603, "message": "receipt service down"}},
+        {
+            "op": "on_commit",
+            "label": "receipt",
+            "fail": {"code": -32603, "message": "receipt service down"},
+        },
         {"op": "on_commit", "label": "never"},
         ret("paid"),
     ]
@@ -165,7 +171,9 @@ def test_tool_samples_then_completes_over_two_rounds() -> None:
         "sampling/createMessage"
     )
     answer = {"role": "assistant", "content": {"type": "text", "text": "it is"}, "model": "m"}
-    final = call(script, id_=2, state=token_of(first), answers={"summary": answer}, caps={"sampling": True})
+    final = call(
+        script, id_=2, state=token_of(first), answers={"summary": answer}, caps={"sampling": True}
+    )
     assert final["response"]["result"]["resultType"] == "complete"
 
 
@@ -178,7 +186,9 @@ def test_tool_lists_roots_then_completes_over_two_rounds() -> None:
         "params": {},
     }
     answer = {"roots": [{"uri": "file:///work", "name": "work"}]}
-    final = call(script, id_=2, state=token_of(first), answers={"dirs": answer}, caps={"roots": True})
+    final = call(
+        script, id_=2, state=token_of(first), answers={"dirs": answer}, caps={"roots": True}
+    )
     assert final["response"]["result"]["resultType"] == "complete"
 
 
@@ -258,3 +268,29 @@ def test_concurrent_final_round_retries_commit_exactly_once() -> None:
     token, final = _two_rounds(GREET, {"name": ALICE})
     second = call(GREET, id_=9, state=token, answers={"name": ALICE}, store=final["store"])
     assert second["ran"] == []
+
+
+def test_round_comparison_relaxes_only_the_serde_tail() -> None:
+    """HARNESS-CMP-5: a malformed-answer message is compared up to ` result`, no further."""
+    from mcp_touchstone.conformance._compare import outputs_match
+
+    def with_message(message: str, code: int = -32602) -> dict[str, Any]:
+        error = {"code": code, "message": message, "data": None}
+        return {
+            "response": {"jsonrpc": "2.0", "id": 1, "error": error},
+            "ran": [],
+            "state": None,
+            "store": [],
+        }
+
+    base = "the answer for `k` is not a valid roots/list result"
+    assert outputs_match("mrtr.round", with_message(base + ": a"), with_message(base + ": b"))
+    assert not outputs_match(
+        "mrtr.round",
+        with_message(base + ": a"),
+        with_message(base.replace("roots/list", "x") + ": a"),
+    )
+    assert outputs_match("mrtr.round", with_message("x", -32700), with_message("y", -32700))
+    assert not outputs_match(
+        "mrtr.round", with_message("requestState expired"), with_message("requestState expired!")
+    )

@@ -1,5 +1,5 @@
 """Harness operation ``mrtr.round`` (pinned: ``shared/protocol/mrtr-round.md``; rules
-MRTR-HARNESS-2..4): one server round of neva's MRTR dispatch for a scripted handler.
+MRTR-HARNESS-4): one server round of neva's MRTR dispatch for a scripted handler.
 
 The input names the request, the server configuration, the store's entries before the round and
 a script for the handler; the output is the JSON-RPC response, every effect that ran, the payload
@@ -300,7 +300,7 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
 
 
 def mrtr_round(raw: JSON) -> dict[str, JSON]:
-    """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-2)."""
+    """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
     try:
         validate(raw, where="input")
     except JsonError as exc:
