@@ -70,14 +70,13 @@ def call(
         p["requestState"] = state
     if answers is not None:
         p["inputResponses"] = answers
-    out = mrtr_round(
-        {
-            "request": {"jsonrpc": "2.0", "id": id_, "method": method, "params": p},
-            "server": srv if srv is not None else server(),
-            "store": store or [],
-            "script": script,
-        }
-    )
+    case: Any = {
+        "request": {"jsonrpc": "2.0", "id": id_, "method": method, "params": p},
+        "server": srv if srv is not None else server(),
+        "store": store or [],
+        "script": script,
+    }
+    out = mrtr_round(case)
     assert "error" not in out, out
     return out
 

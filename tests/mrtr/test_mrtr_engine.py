@@ -77,7 +77,7 @@ def _seed(
 
 def _tag(ctx: RoundState, key: str) -> Any:
     value = ctx.answers.get(key)
-    return value["content"]["tag"] if isinstance(value, dict) else None  # type: ignore[index,call-overload]
+    return value["content"]["tag"] if isinstance(value, dict) else None
 
 
 # ---------------------------------------------------------------- app/mrtr.rs
@@ -183,7 +183,7 @@ def test_resolve_replays_cached_answer_and_records_pending_on_miss() -> None:
 
 def test_resolve_replays_each_input_kind_as_its_own_result_type() -> None:
     """Sampling and roots answers read as their own result types."""
-    sampled = {"role": "assistant", "content": {"type": "text", "text": ""}, "model": "m"}
+    sampled: JSON = {"role": "assistant", "content": {"type": "text", "text": ""}, "model": "m"}
     ctx = _mrtr({"poem": sampled, "dirs": {"roots": [{"uri": "file:///work", "name": "work"}]}})
     sampling = decode_input_request(
         {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}
@@ -294,7 +294,7 @@ def test_mrtr_fields_are_read_from_params_first() -> None:
     }
     assert request_state(both) == "p"
     assert input_responses(both) == {}
-    only_meta = {"_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
+    only_meta: Any = {"_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
     assert request_state(only_meta) == "m"
     assert input_responses(only_meta) == {"k": 1}
 
@@ -310,6 +310,7 @@ def test_a_mrtr_field_of_the_wrong_type_is_rejected(bad: JSON) -> None:
             field_name == "inputResponses" and isinstance(bad, dict)
         ):
             continue
+        params: Any
         for params in (
             {field_name: bad},
             {"_meta": {field_name: bad}},
@@ -414,7 +415,7 @@ def _dispatch(
     store: InMemoryRequestStateStore | None = None,
     id_: int = 1,
 ) -> Any:
-    request = {"id": id_, "method": METHOD, "params": params or {**SALIENT, "_meta": meta()}}
+    request: Any = {"id": id_, "method": METHOD, "params": params or {**SALIENT, "_meta": meta()}}
     return dispatch(
         request,
         handler,

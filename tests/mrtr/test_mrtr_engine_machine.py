@@ -19,8 +19,8 @@ from mcp_touchstone.mrtr._store import InMemoryRequestStateStore
 from mcp_touchstone.serde_json import JSON
 from tests.mrtr._round_helpers import meta
 
-FORM = {"message": "m", "requestedSchema": {"properties": {}}}
-GOOD = {"action": "accept", "content": {"v": 1}}
+FORM: JSON = {"message": "m", "requestedSchema": {"properties": {}}}
+GOOD: JSON = {"action": "accept", "content": {"v": 1}}
 CAPACITY = 3
 
 
@@ -98,7 +98,7 @@ class EngineMachine(RuleBasedStateMachine):
         return params
 
     def _send(self, chain: Chain, params: dict[str, Any], principal: str | None = None) -> Any:
-        request = {"id": self.nonce + 100, "method": "tools/call", "params": params}
+        request: Any = {"id": self.nonce + 100, "method": "tools/call", "params": params}
         return dispatch(
             request,
             self._handler(chain.ident),

@@ -69,7 +69,7 @@ def test_an_ignored_answer_does_not_buy_a_second_run_of_the_final_round() -> Non
 
 def test_a_round_that_failed_midway_through_its_commits_is_not_repeatable() -> None:
     """Commit 2 fails: its error is the response, commit 3 never runs, and a retry replays it."""
-    script = [
+    script: list[dict[str, Any]] = [
         ask("card"),
         {"op": "on_commit", "label": "charge"},
         {
@@ -202,7 +202,7 @@ def test_sampling_without_declared_capability_is_rejected() -> None:
 
 def test_one_round_carries_every_input_the_handler_asked_for() -> None:
     """Held errors let one round ask three kinds; one retry answering all three completes."""
-    caps = {"elicitation": {}, "sampling": {}, "roots": {}}
+    caps: dict[str, Any] = {"elicitation": {}, "sampling": {}, "roots": {}}
     script = [
         ask("who", on_error="hold"),
         ask("dirs", "roots/list", on_error="hold"),
