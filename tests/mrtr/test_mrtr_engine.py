@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -76,7 +77,7 @@ def _seed(
 
 
 def _tag(ctx: RoundState, key: str) -> Any:
-    value = ctx.answers.get(key)
+    value: Any = ctx.answers.get(key)
     return value["content"]["tag"] if isinstance(value, dict) else None
 
 
@@ -254,14 +255,15 @@ def test_once_and_memo_are_not_recorded_on_failure() -> None:
 def test_helpers_outside_mrtr() -> None:
     """Outside MRTR the inputs are -32600, once runs, memo computes, on_commit is dropped."""
     ctx = Context(None)
-    for call, word in (
+    calls: list[tuple[Callable[[], JSON], str]] = [
         (
             lambda: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}),
             "elicitation",
         ),
         (lambda: ctx.sample("k", {"messages": [], "maxTokens": 1}), "sampling"),
         (lambda: ctx.list_roots("k"), "roots"),
-    ):
+    ]
+    for call, word in calls:
         with pytest.raises(RpcError) as err:
             call()
         assert (err.value.code, err.value.message) == (
@@ -271,7 +273,12 @@ def test_helpers_outside_mrtr() -> None:
     runs: list[str] = []
     assert ctx.once("k", lambda: runs.append("once")) is True
     assert ctx.once("k", lambda: runs.append("once")) is True
-    assert ctx.memo("m", lambda: runs.append("memo") or 1) == 1
+
+    def compute() -> JSON:
+        runs.append("memo")
+        return 1
+
+    assert ctx.memo("m", compute) == 1
     ctx.on_commit(lambda: runs.append("commit"))
     assert runs == ["once", "once", "memo"]
 
@@ -287,7 +294,7 @@ def test_error_codes_follow_neva() -> None:
 # ---------------------------------------------------------------- types/request.rs
 def test_mrtr_fields_are_read_from_params_first() -> None:
     """params beat _meta; _meta is the fallback; an empty params object still shadows it."""
-    both = {
+    both: JSON = {
         "requestState": "p",
         "inputResponses": {},
         "_meta": {"requestState": "m", "inputResponses": {"k": 1}},
@@ -330,7 +337,7 @@ def test_mrtr_meta_fields_are_never_written() -> None:
     result = out.response["result"]
     assert isinstance(result, dict)
     assert "requestState" in result
-    assert set(result["_meta"]) == {"io.modelcontextprotocol/serverInfo"}  # type: ignore[arg-type]
+    assert set(result["_meta"]) == {"io.modelcontextprotocol/serverInfo"}
 
 
 # ---------------------------------------------------------------- app/mrtr_store.rs

@@ -102,7 +102,7 @@ def test_distinct_answers_to_the_same_state_do_not_collide_in_the_cache() -> Non
 
 def test_effects_run_once_memo_caches_commit_fires_on_final_round() -> None:
     """Round 1 runs memo and once, not the receipt; round 2 reruns neither and commits once."""
-    script = [
+    script: list[dict[str, Any]] = [
         {"op": "memo", "key": "quote", "value": 42},
         {"op": "once", "key": "charge"},
         {"op": "on_commit", "label": "receipt"},
