@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from mcp_touchstone.mrtr._context import Context
-from mcp_touchstone.mrtr._engine import ServerConfig, dispatch
-from mcp_touchstone.mrtr._state import Keyring
-from mcp_touchstone.mrtr._engine import state_tag
+from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, state_tag
 from mcp_touchstone.mrtr._meta import request_state
+from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
 from mcp_touchstone.serde_json import JSON
 from tests.mrtr._round_helpers import meta
