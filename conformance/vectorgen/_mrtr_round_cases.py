@@ -595,10 +595,30 @@ def context() -> None:
             {"role": "user", "content": "x", "model": "m"},
         ),
         ("sampling/createMessage", "elicit-shaped", ACCEPT),
-        ("sampling/createMessage", "image-no-mime", {"role": "user", "content": {"type": "image", "data": "AA=="}, "model": "m"}),
-        ("sampling/createMessage", "unknown-content-type", {"role": "user", "content": {"type": "video", "url": "x"}, "model": "m"}),
-        ("sampling/createMessage", "array-one-bad", {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text"}], "model": "m"}),
-        ("sampling/createMessage", "text-not-string", {"role": "user", "content": {"type": "text", "text": 5}, "model": "m"}),
+        (
+            "sampling/createMessage",
+            "image-no-mime",
+            {"role": "user", "content": {"type": "image", "data": "AA=="}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "unknown-content-type",
+            {"role": "user", "content": {"type": "video", "url": "x"}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "array-one-bad",
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "a"}, {"type": "text"}],
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "text-not-string",
+            {"role": "user", "content": {"type": "text", "text": 5}, "model": "m"},
+        ),
         ("roots/list", "no-name", {"roots": [{"uri": "file:///work"}]}),
         ("roots/list", "not-list", {"roots": {"uri": "file:///w", "name": "w"}}),
         ("roots/list", "uri-number", {"roots": [{"uri": 1, "name": "w"}]}),
@@ -639,10 +659,34 @@ def context() -> None:
             },
         ),
         ("sampling/createMessage", "text", SAMPLED),
-        ("sampling/createMessage", "image", {"role": "user", "content": {"type": "image", "data": "AA==", "mimeType": "image/png"}, "model": "m"}),
-        ("sampling/createMessage", "tool-use", {"role": "assistant", "content": {"type": "tool_use", "id": "1", "name": "t", "input": {}}, "model": "m"}),
-        ("sampling/createMessage", "empty-content-list", {"role": "assistant", "content": [], "model": "m"}),
-        ("roots/list", "root-meta", {"roots": [{"uri": "file:///w", "name": "w", "_meta": {"k": 1}}]}),
+        (
+            "sampling/createMessage",
+            "image",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "AA==", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "tool-use",
+            {
+                "role": "assistant",
+                "content": {"type": "tool_use", "id": "1", "name": "t", "input": {}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "empty-content-list",
+            {"role": "assistant", "content": [], "model": "m"},
+        ),
+        (
+            "roots/list",
+            "root-meta",
+            {"roots": [{"uri": "file:///w", "name": "w", "_meta": {"k": 1}}]},
+        ),
         ("roots/list", "empty", {"roots": []}),
         ("roots/list", "one", ROOTS),
     ]

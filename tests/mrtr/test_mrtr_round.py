@@ -263,8 +263,9 @@ def test_a_custom_method_owns_its_own_params() -> None:
     assert out["ran"] == ["once:k"]  # on_commit is dropped outside MRTR
 
 
-def test_concurrent_final_round_retries_commit_exactly_once() -> None:
-    """Modelled one round at a time: the second identical retry is served from the store."""
+def test_an_identical_final_retry_after_the_first_is_served_from_the_store() -> None:
+    """One round at a time (mrtr.round has no threads), the second identical retry is a hit; the
+    threaded one is test_concurrent_final_round_retries_commit_exactly_once (test_mrtr_engine)."""
     token, final = _two_rounds(GREET, {"name": ALICE})
     second = call(GREET, id_=9, state=token, answers={"name": ALICE}, store=final["store"])
     assert second["ran"] == []
