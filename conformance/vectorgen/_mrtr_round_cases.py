@@ -1,4 +1,5 @@
-# A data table of hand-stated cases: long lines (E501) keep each case on one line.
+# A data table of hand-stated cases (long by nature; the formatter lays most cases out one
+# argument per line). Long lines that remain (E501) are case descriptions.
 # ruff: noqa: E501
 """The ``mrtr.round`` case table (see ``mrtr_round.py``); each family states its expected outputs
 by hand from ``shared/protocol/mrtr-round.md``, ``shared/reference/neva.md`` and neva's tests."""
@@ -1653,6 +1654,83 @@ def after() -> None:
             ["Params"],
             inp(body, [{"op": "once", "key": "o"}, ret()], method=method),
             out(err(-32602, message)),
+        )
+    levels = "`debug`, `info`, `warning`, `error`, `notice`, `critical`, `alert`, `emergency`"
+    serde_meta = (
+        (
+            "log-level-unknown",
+            {"io.modelcontextprotocol/logLevel": "loud"},
+            f"unknown variant `loud`, expected one of {levels}",
+        ),
+        (
+            "log-level-number",
+            {"io.modelcontextprotocol/logLevel": 3},
+            "invalid type: integer `3`, expected string or map",
+        ),
+        ("traceparent-number", {"traceparent": 1}, "invalid type: integer `1`, expected a string"),
+        (
+            "client-info-no-version",
+            {"io.modelcontextprotocol/clientInfo": {"name": "c"}},
+            "missing field `version`",
+        ),
+        (
+            "client-info-name-number",
+            {"io.modelcontextprotocol/clientInfo": {"name": 1, "version": "1"}},
+            "invalid type: integer `1`, expected a string",
+        ),
+        (
+            "progress-token-float",
+            {"progressToken": 1.5},
+            "invalid type: floating point `1.5`, expected a number, UUID, string, or slash-separated path",
+        ),
+        (
+            "progress-token-bool",
+            {"progressToken": True},
+            "invalid type: boolean `true`, expected a number, UUID, string, or slash-separated path",
+        ),
+        (
+            "sorted-order",
+            {"traceparent": 1, "baggage": 2},
+            "invalid type: integer `2`, expected a string",
+        ),
+        (
+            "client-info-before-log-level",
+            {"io.modelcontextprotocol/clientInfo": {}, "io.modelcontextprotocol/logLevel": "x"},
+            "missing field `name`",
+        ),
+    )
+    for slug, extra, message in serde_meta:
+        case(
+            f,
+            f"params-meta-{slug}",
+            "a _meta member the typed read refuses: the params read fails with serde's text (members in sorted key order)",
+            ["MRTR-ROUND-3"],
+            ["Params"],
+            inp(
+                params_for("tools/call", _meta=meta(None, **extra)),
+                [{"op": "once", "key": "o"}, ret()],
+            ),
+            out(err(-32602, message)),
+        )
+        case(
+            f,
+            f"params-meta-{slug}-custom",
+            "the same _meta on a custom method: nothing declared, the handler runs",
+            ["MRTR-ROUND-3", "MRTR-CTX-9"],
+            ["Params"],
+            inp(
+                {"_meta": meta(None, **extra)},
+                [
+                    {
+                        "op": "if_declared",
+                        "capability": "elicitation",
+                        "then": [ret({"declared": True})],
+                        "else": [ret({"declared": False})],
+                    }
+                ],
+                method="custom/x",
+            ),
+            out(ok(stamped({"declared": False}))),
         )
     case(
         f,
