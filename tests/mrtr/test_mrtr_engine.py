@@ -1,3 +1,5 @@
+# Over 400 lines on purpose: one section per upstream test module it mirrors (app/mrtr.rs,
+# app/context/effects.rs, types/request.rs, app/mrtr_store.rs) plus the threaded engine tests.
 """neva's MRTR unit tests re-expressed: ``app/mrtr.rs``, ``app/context/effects.rs``,
 ``app/mrtr_store.rs``, ``types/request.rs`` (MRTR-SEED, MRTR-CTX, MRTR-STORE, MRTR-ROUND rules)."""
 
