@@ -295,3 +295,40 @@ def test_round_comparison_relaxes_only_the_serde_tail() -> None:
     assert not outputs_match(
         "mrtr.round", with_message("requestState expired"), with_message("requestState expired!")
     )
+
+
+def test_input_outside_the_shapes_is_invalid_input() -> None:
+    """MRTR-HARNESS-4: bad scripts, ids and configurations are invalid_input, never raised."""
+    from mcp_touchstone.harness._mrtr_round import mrtr_round
+
+    good_request = {"id": 1, "method": "tools/call", "params": {"name": "t", "_meta": meta()}}
+    cases: list[Any] = [
+        {"request": good_request, "server": server(), "script": [{"op": "once", "key": "k"}]},
+        {"request": good_request, "server": server(), "script": [{"op": "dance"}]},
+        {
+            "request": good_request,
+            "server": server(),
+            "script": [{"op": "ask", "method": "elicitation/create", "key": "k"}],
+        },
+        {
+            "request": good_request,
+            "server": server(),
+            "script": [{"op": "memo", "key": "k"}, ret()],
+        },
+        {
+            "request": {**good_request, "id": "67e55044-10b1-426f-9247-bb680e5fe0c8"},
+            "server": server(),
+            "script": [ret()],
+        },
+        {"request": {**good_request, "id": "a/b"}, "server": server(), "script": [ret()]},
+        {"request": good_request, "server": {**server(), "nonce_hex": "00"}, "script": [ret()]},
+        {
+            "request": good_request,
+            "server": server(),
+            "store": [{"tag": "t", "response": {}, "exp": 1}] * 2,
+            "script": [ret()],
+        },
+    ]
+    for case in cases:
+        out: Any = mrtr_round(case)
+        assert out["error"]["kind"] == "invalid_input", case

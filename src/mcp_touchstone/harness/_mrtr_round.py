@@ -26,11 +26,9 @@ __all__ = ["mrtr_round"]
 
 _HEX24 = re.compile(r"[0-9a-fA-F]{24}")
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
-_UUID = re.compile(
-    r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
-    r"|\{[0-9a-fA-F-]{36}\}|urn:uuid:.*",
-    re.IGNORECASE,
-)
+_UUID_BODY = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+_UUID = re.compile(rf"(?:urn:uuid:)?{_UUID_BODY}|\{{{_UUID_BODY}\}}", re.IGNORECASE)
+"""The spellings the ``uuid`` crate parses (hyphenated, simple, braced, URN)."""
 _U64_MAX = (1 << 64) - 1
 _I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
