@@ -21,7 +21,7 @@ SOURCE: dict[str, str] = {
 
 HEADER_MESSAGES = (
     "invalid_constraint messages are compared up to and including `failed to compile` "
-    "(HARNESS-CMP-5); the text after it here abbreviates the Rust regex crate's own explanation."
+    "(HARNESS-CMP-6); the text after it here abbreviates the Rust regex crate's own explanation."
 )
 
 _ABSENT = object()

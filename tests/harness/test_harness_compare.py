@@ -58,7 +58,7 @@ def _invalid_constraint(message: str) -> JSON:
 
 
 def test_hosted_compile_failure_compared_up_to_the_phrase() -> None:
-    """HARNESS-CMP-5: for scope.hosted_match the engine's explanation after `failed to compile`
+    """HARNESS-CMP-6: for scope.hosted_match the engine's explanation after `failed to compile`
     is not compared; the pattern, the constraint name and the prefix are."""
     op = "scope.hosted_match"
     ours = _invalid_constraint('invalid capability constraint: regex "(" failed to compile: x')
@@ -80,7 +80,7 @@ def test_hosted_compile_failure_compared_up_to_the_phrase() -> None:
 
 
 def test_compile_failure_rule_is_scoped() -> None:
-    """HARNESS-CMP-5: the cut applies only to scope.hosted_match invalid_constraint messages;
+    """HARNESS-CMP-6: the cut applies only to scope.hosted_match invalid_constraint messages;
     a message without the phrase, another kind or another operation is compared whole."""
     a = _invalid_constraint('regex "(" failed to compile: one')
     b = _invalid_constraint('regex "(" failed to compile: two')

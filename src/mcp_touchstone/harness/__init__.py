@@ -6,14 +6,13 @@ semantic's public API and shapes the answer; ``_server`` speaks the line protoco
 maps operation names to adapters.  The semantic packages never import this package.
 
 * :data:`Operation` is the shape of an operation: raw input in, output object out, total.
-* :data:`V1_OPERATIONS` are the operation names pinned by harness protocol v1, and
-  :data:`SECOND_WAVE_OPERATIONS` those it pins as "added in the second wave".
+* :data:`V1_OPERATIONS` are the operation names pinned by harness protocol v1.
 * :func:`reference_operations` is the built-in reference's operation table.
 * :func:`serve` answers a stream of request lines.
 """
 
-from mcp_touchstone.harness._operation import SECOND_WAVE_OPERATIONS, V1_OPERATIONS, Operation
+from mcp_touchstone.harness._operation import V1_OPERATIONS, Operation
 from mcp_touchstone.harness._registry import reference_operations
 from mcp_touchstone.harness._server import serve
 
-__all__ = ["SECOND_WAVE_OPERATIONS", "V1_OPERATIONS", "Operation", "reference_operations", "serve"]
+__all__ = ["V1_OPERATIONS", "Operation", "reference_operations", "serve"]

@@ -25,11 +25,7 @@ V1_OPERATIONS: tuple[str, ...] = (
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
 
-SECOND_WAVE_OPERATIONS: tuple[str, ...] = (
-    "mrtr.round",
-    "scope.hosted_match",
-    "scope.admit",
-    "scope.bind_event",
-)
-"""The operations the pinned contract marks "added in the second wave" (HARNESS-OPS-3): pinned
-like the v1 set, announced in ``start`` once implemented."""
+PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round", "scope.hosted_match")
+"""Operations pinned after v1: ``mrtr.round`` by its own contract
+(``shared/protocol/mrtr-round.md``), ``scope.hosted_match`` by the second-wave section of
+``harness-v1.md`` (HARNESS-OPS-3, HARNESS-OPS-4)."""
