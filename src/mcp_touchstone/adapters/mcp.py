@@ -160,7 +160,7 @@ class _Protection:
             return None
         for item in (await self._all(ctx, method))[0]:
             if item.name == ident:
-                return kind, ident, item.meta
+                return kind, ident, getattr(item, "meta", None)
         return None
 
     def _find_managed(self, kind: ComponentKind, ident: str) -> Found:
@@ -171,7 +171,7 @@ class _Protection:
             return None if tool is None else (kind, ident, tool.meta)
         if kind is ComponentKind.PROMPT:
             prompt = high._prompt_manager.get_prompt(ident)
-            return None if prompt is None else (kind, ident, prompt.meta)
+            return None if prompt is None else (kind, ident, getattr(prompt, "meta", None))
         manager = high._resource_manager
         resource = manager._resources.get(ident)
         if resource is not None:
@@ -218,7 +218,9 @@ class _Protection:
         return [
             item
             for item in items
-            if caller.sees(self.visibility, kind, _component_id(kind, item), item.meta)
+            if caller.sees(
+                self.visibility, kind, _component_id(kind, item), getattr(item, "meta", None)
+            )
         ]
 
     # -- calls ------------------------------------------------------------------------
