@@ -58,9 +58,10 @@ async def http_client(server: Any) -> AsyncIterator[Any]:
     else:
         app = server.streamable_http_app(json_response=True)
         lifespan = server.session_manager.run()
-    async with lifespan, httpx2.AsyncClient(
-        transport=httpx2.ASGITransport(app=app), base_url=BASE
-    ) as client:
+    async with (
+        lifespan,
+        httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as client,
+    ):
         yield client
 
 
@@ -135,9 +136,7 @@ def as_caller(token: str | None) -> Any:
     if token is None:
         yield
         return
-    access = AccessToken(
-        token=token, client_id="demo-client", scopes=TOKENS[token], subject=token
-    )
+    access = AccessToken(token=token, client_id="demo-client", scopes=TOKENS[token], subject=token)
     reset = auth_context_var.set(AuthenticatedUser(access))
     try:
         yield
@@ -158,7 +157,7 @@ async def memory_exchange(
         from fastmcp import Client as FastClient
 
         client: Any = FastClient(server, mode=mode)
-        call = _fastmcp_call
+        call: Any = _fastmcp_call
     else:
         from mcp import Client
 

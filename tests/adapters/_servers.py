@@ -46,6 +46,7 @@ def POLICY(component: VisibleComponent) -> bool:  # noqa: N802 - a policy value,
         return has_scopes(component.request.identity, ["admin"])
     return _DECLARED(component)
 
+
 TOKENS = {"alice": ["user"], "root": ["user", "admin"]}
 SERVER_NAME = "touchstone-demo"
 
@@ -150,7 +151,8 @@ def _naive_middleware() -> Callable[..., Any]:
                 result[key] = [
                     item
                     for item in result[key]
-                    if item.get("name") not in hidden and item.get("uri") not in hidden
+                    if item.get("name") not in hidden
+                    and item.get("uri") not in hidden
                     and item.get("uriTemplate") != "vault://{id}"
                 ]
         return result

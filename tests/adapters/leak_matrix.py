@@ -53,7 +53,7 @@ async def _answers(subject: Subject, kind: str, transport: str, era: str) -> tup
 
 
 async def check(subject: Subject, kind: str, transport: str, era: str) -> Cell:
-    """The cell for ``subject`` × ``kind`` × ``transport`` × ``era``."""
+    """The cell for ``subject``, ``kind``, ``transport`` and ``era``."""
     hidden, nonexistent, listing = await _answers(subject, kind, transport, era)
     target = "vault://{id}" if kind == "template" else HIDDEN[kind]
     if target in listed(listing, kind):

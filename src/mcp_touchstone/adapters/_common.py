@@ -37,13 +37,13 @@ class AccessTokenLike(Protocol):
     """The fields of the SDKs' ``AccessToken`` that the default caller mapping reads."""
 
     @property
-    def client_id(self) -> str: ...  # noqa: D102 - protocol member
+    def client_id(self) -> str: ...
     @property
-    def scopes(self) -> list[str]: ...  # noqa: D102 - protocol member
+    def scopes(self) -> list[str]: ...
     @property
-    def subject(self) -> str | None: ...  # noqa: D102 - protocol member
+    def subject(self) -> str | None: ...
     @property
-    def claims(self) -> dict[str, Any] | None: ...  # noqa: D102 - protocol member
+    def claims(self) -> dict[str, Any] | None: ...
 
 
 def identity_from_token(token: AccessTokenLike | None) -> IdentityClaims:
@@ -116,7 +116,9 @@ GrantsSource = Callable[[Any], ChioScope | None]
 """A function from the host's request context to the caller's Chio scope (``None``: none)."""
 
 
-def decide_grant(scope: ChioScope | None, tool: str, server_id: str, arguments: JSON) -> Granted | Denied:
+def decide_grant(
+    scope: ChioScope | None, tool: str, server_id: str, arguments: JSON
+) -> Granted | Denied:
     """Chio's portable matcher on a ``tools/call`` (ADAPT-GRANT-1): granted when at least one
     grant covers the call; otherwise denied, fail closed -- no scope, no covering grant, a
     constraint the portable kernel refuses, or arguments it cannot read."""

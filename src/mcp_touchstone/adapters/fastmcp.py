@@ -117,14 +117,9 @@ class TouchstoneMiddleware(Middleware):
             from fastmcp.server.dependencies import get_access_token
 
             who = identity_from_token(get_access_token())
-        version = None
         fctx = context.fastmcp_context
-        if fctx is not None:
-            try:
-                version = fctx.protocol_version
-            except Exception:  # no request context: FastMCP's in-process calls
-                version = None
-        return Caller(who, revision(version))
+        request = None if fctx is None else fctx.request_context
+        return Caller(who, revision(getattr(request, "protocol_version", None)))
 
     def _sees(self, caller: Caller, kind: ComponentKind, component: Any) -> bool:
         ident = _component_id(kind, component)
@@ -134,7 +129,7 @@ class TouchstoneMiddleware(Middleware):
     async def _filtered(
         self, context: MiddlewareContext[Any], call_next: CallNext, kind: ComponentKind
     ) -> Sequence[Any]:
-        items = await call_next(context)
+        items: Sequence[Any] = await call_next(context)
         if self.visibility is None:
             return items
         caller = self._caller(context)
@@ -148,9 +143,7 @@ class TouchstoneMiddleware(Middleware):
         """``prompts/list`` filtered per caller (ADAPT-VIS-1)."""
         return await self._filtered(context, call_next, ComponentKind.PROMPT)
 
-    async def on_list_resources(
-        self, context: MiddlewareContext[Any], call_next: CallNext
-    ) -> Any:
+    async def on_list_resources(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """``resources/list`` filtered per caller (ADAPT-VIS-1)."""
         return await self._filtered(context, call_next, ComponentKind.RESOURCE)
 
@@ -184,13 +177,15 @@ class TouchstoneMiddleware(Middleware):
             return await call_next(context)
         if not self._sees(self._caller(context), ComponentKind.TOOL, tool):
             return await self._absent(context, call_next, "name", name)
-        if self.grants is not None:
+        if self.grants is not None and fctx is not None:
             arguments = context.message.arguments or {}
             verdict = decide_grant(
                 self.grants(context), name, self.server_id or fctx.fastmcp.name, arguments
             )
             if isinstance(verdict, Denied):
-                raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name))
+                raise MCPError(
+                    INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
+                )
         return await call_next(context)
 
     async def on_get_prompt(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
@@ -204,9 +199,7 @@ class TouchstoneMiddleware(Middleware):
             return await self._absent(context, call_next, "name", name)
         return await call_next(context)
 
-    async def on_read_resource(
-        self, context: MiddlewareContext[Any], call_next: CallNext
-    ) -> Any:
+    async def on_read_resource(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """A hidden resource, or a URI served by a hidden template, is FastMCP's unknown
         resource: the concrete resource first, else the template FastMCP would use
         (ADAPT-VIS-2, ADAPT-VIS-3)."""

@@ -97,6 +97,7 @@ class _Protection:
         self,
         low: Server[Any],
         high: Any | None,
+        *,
         visibility: VisibilityPolicy | None,
         grants: GrantsSource | None,
         server_id: str,
@@ -113,8 +114,10 @@ class _Protection:
     # -- who is asking ------------------------------------------------------------------
     def caller(self, ctx: Any) -> Caller:
         """The caller of ``ctx``: the ``identity`` function's answer, else the access token's."""
-        who = self.identity(ctx) if self.identity is not None else identity_from_token(
-            get_access_token()
+        who = (
+            self.identity(ctx)
+            if self.identity is not None
+            else identity_from_token(get_access_token())
         )
         return Caller(who, revision(getattr(ctx, "protocol_version", None)))
 
@@ -165,7 +168,7 @@ class _Protection:
 
     def _find_managed(self, kind: ComponentKind, ident: str) -> Found:
         """:meth:`find` for an ``MCPServer``, through its managers (no list per call)."""
-        high = self.high
+        high: Any = self.high
         if kind is ComponentKind.TOOL:
             tool = high._tool_manager.get_tool(ident)
             return None if tool is None else (kind, ident, tool.meta)
@@ -313,18 +316,24 @@ def protect(
     to the visibility caller (default: the access token, :func:`identity_from_token`).
     Calling it twice on one server raises ``ValueError``.
     """
-    low: Server[Any]
-    high: Any | None
+    high: Any | None = None
     if isinstance(server, Server):
-        low, high = server, None
+        low: Server[Any] = server
     else:
-        low = getattr(server, "_lowlevel_server", None)  # MCPServer (FastMCP reads it too)
-        if not isinstance(low, Server):
+        inner = getattr(server, "_lowlevel_server", None)  # MCPServer (FastMCP reads it too)
+        if not isinstance(inner, Server):
             raise TypeError("protect() takes an mcp lowlevel Server or an MCPServer")
-        high = server
+        low, high = inner, server
     if getattr(low, "_touchstone_protected", False):
         raise ValueError("this server is already protected")
-    guard = _Protection(low, high, visibility, grants, server_id or low.name, identity)
+    guard = _Protection(
+        low,
+        high,
+        visibility=visibility,
+        grants=grants,
+        server_id=server_id or low.name,
+        identity=identity,
+    )
     for method in (*_LISTS, "tools/call", "prompts/get", "resources/read"):
         entry = low.get_request_handler(method)
         if entry is not None:
