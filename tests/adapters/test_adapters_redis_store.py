@@ -89,7 +89,7 @@ def test_reservations_of_other_keys_do_not_block(redis_client: Any) -> None:
 
 
 def test_reservation_wait_is_bounded(redis_client: Any) -> None:
-    """ADAPT-STORE-4: a key held past ``lock_wait`` raises ReservationTimeoutError, naming the key."""
+    """ADAPT-STORE-4: a key held past ``lock_wait`` raises ReservationTimeoutError naming it."""
     store = RedisRequestStateStore(redis_client, lock_wait=0.05)
     with store.reserve("k"), pytest.raises(ReservationTimeoutError, match="touchstone:mrtr:l:k"):
         store.reserve("k").__enter__()
