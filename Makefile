@@ -33,8 +33,8 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_DEV)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/mypy src tests
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
