@@ -24,6 +24,7 @@ from mcp_touchstone.visibility import (
     IdentityClaims,
     ProtocolVersion,
     RequestContext,
+    Visibility,
     VisibilityPolicy,
     VisibleComponent,
 )
@@ -78,12 +79,21 @@ def revision(protocol_version: str | None) -> ProtocolVersion:
     return ProtocolVersion.V2025_06_18
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who is asking, on which revision: what a policy's :class:`RequestContext` is built from."""
+_NO_META: Mapping[str, Any] = {}
 
-    identity: IdentityClaims
-    protocol_version: ProtocolVersion
+
+class Caller:
+    """Who is asking, on which revision: the :class:`RequestContext` a policy judges with."""
+
+    __slots__ = ("request",)
+
+    def __init__(self, identity: IdentityClaims, protocol_version: ProtocolVersion) -> None:
+        self.request = RequestContext(protocol_version, identity)
+
+    @property
+    def identity(self) -> IdentityClaims:
+        """The caller's identity."""
+        return self.request.identity
 
     def sees(
         self,
@@ -92,11 +102,17 @@ class Caller:
         ident: str,
         meta: Mapping[str, Any] | None,
     ) -> bool:
-        """Whether ``policy`` lets this caller see the component (no policy hides nothing)."""
+        """Whether ``policy`` lets this caller see the component (no policy hides nothing).
+
+        The built-in :class:`Visibility` reads only the ``_meta`` and the request, so it is
+        asked directly, without building the component (the same verdict, as its
+        ``admits`` documents); any other policy gets the full :class:`VisibleComponent`.
+        """
         if policy is None:
             return True
-        request = RequestContext(self.protocol_version, self.identity)
-        return bool(policy(VisibleComponent(kind, ident, dict(meta or {}), request)))
+        if type(policy) is Visibility:
+            return policy.admits(meta or _NO_META, self.request)
+        return bool(policy(VisibleComponent(kind, ident, meta or _NO_META, self.request)))
 
 
 @dataclass(frozen=True, slots=True)
