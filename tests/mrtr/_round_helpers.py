@@ -64,22 +64,19 @@ def call(
     srv: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run one ``mrtr.round`` and return its output."""
-    p: dict[str, Any] = (
-        dict(params) if params is not None else {"name": "greet", "arguments": {}}
-    )
+    p: dict[str, Any] = dict(params) if params is not None else {"name": "greet", "arguments": {}}
     p.setdefault("_meta", meta(caps))
     if state is not None:
         p["requestState"] = state
     if answers is not None:
         p["inputResponses"] = answers
-    out = mrtr_round(
-        {
-            "request": {"jsonrpc": "2.0", "id": id_, "method": method, "params": p},
-            "server": srv if srv is not None else server(),
-            "store": store or [],
-            "script": script,
-        }
-    )
+    case: Any = {
+        "request": {"jsonrpc": "2.0", "id": id_, "method": method, "params": p},
+        "server": srv if srv is not None else server(),
+        "store": store or [],
+        "script": script,
+    }
+    out = mrtr_round(case)
     assert "error" not in out, out
     return out
 

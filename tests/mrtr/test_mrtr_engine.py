@@ -1,10 +1,13 @@
+# Over 400 lines on purpose: one section per upstream test module it mirrors (app/mrtr.rs,
+# app/context/effects.rs, types/request.rs, app/mrtr_store.rs) plus the threaded engine tests.
 """neva's MRTR unit tests re-expressed: ``app/mrtr.rs``, ``app/context/effects.rs``,
-``app/mrtr_store.rs``, ``types/request.rs`` (MRTR-SEED-*, MRTR-CTX-*, MRTR-STORE-*, MRTR-ROUND-*)."""
+``app/mrtr_store.rs``, ``types/request.rs`` (MRTR-SEED, MRTR-CTX, MRTR-STORE, MRTR-ROUND rules)."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +32,10 @@ SALIENT: dict[str, JSON] = {"name": "greet", "arguments": {}}
 NOW = 1_000_000
 NONCE = bytes(12)
 ELICIT = decode_input_request(
-    {"method": "elicitation/create", "params": {"message": "m", "requestedSchema": {"properties": {}}}}
+    {
+        "method": "elicitation/create",
+        "params": {"message": "m", "requestedSchema": {"properties": {}}},
+    }
 )
 
 
@@ -65,14 +71,16 @@ def _params(state: str | None = None, responses: dict[str, JSON] | None = None) 
     return {**SALIENT, "_meta": m}
 
 
-def _seed(params: dict[str, JSON], principal: str | None = None, audience: str | None = None) -> RoundState:
+def _seed(
+    params: dict[str, JSON], principal: str | None = None, audience: str | None = None
+) -> RoundState:
     check = CheckContext(METHOD, params, NOW, principal=principal, audience=audience)
     return seed_round(METHOD, params, RING, check).round
 
 
 def _tag(ctx: RoundState, key: str) -> Any:
-    value = ctx.answers.get(key)
-    return value["content"]["tag"] if isinstance(value, dict) else None  # type: ignore[index,call-overload]
+    value: Any = ctx.answers.get(key)
+    return value["content"]["tag"] if isinstance(value, dict) else None
 
 
 # ---------------------------------------------------------------- app/mrtr.rs
@@ -100,7 +108,10 @@ def test_principal_mismatch_is_rejected() -> None:
 def test_a_state_minted_for_another_service_is_rejected() -> None:
     """A state bound to another audience is refused."""
     with pytest.raises(RpcError, match="audience mismatch"):
-        _seed(_params(_state(aud="https://billing.example.com/mcp")), audience="https://weather.example.com/mcp")
+        _seed(
+            _params(_state(aud="https://billing.example.com/mcp")),
+            audience="https://weather.example.com/mcp",
+        )
 
 
 def test_a_state_minted_for_this_service_is_accepted() -> None:
@@ -175,9 +186,11 @@ def test_resolve_replays_cached_answer_and_records_pending_on_miss() -> None:
 
 def test_resolve_replays_each_input_kind_as_its_own_result_type() -> None:
     """Sampling and roots answers read as their own result types."""
-    sampled = {"role": "assistant", "content": {"type": "text", "text": ""}, "model": "m"}
+    sampled: JSON = {"role": "assistant", "content": {"type": "text", "text": ""}, "model": "m"}
     ctx = _mrtr({"poem": sampled, "dirs": {"roots": [{"uri": "file:///work", "name": "work"}]}})
-    sampling = decode_input_request({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}})
+    sampling = decode_input_request(
+        {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}
+    )
     roots = decode_input_request({"method": "roots/list"})
     assert ctx.resolve("poem", sampling) == sampled
     assert ctx.resolve("dirs", roots) == {"roots": [{"uri": "file:///work", "name": "work"}]}
@@ -235,7 +248,8 @@ def test_once_and_memo_are_not_recorded_on_failure() -> None:
     with pytest.raises(RpcError):
         ctx.memo("quote", lambda: (_ for _ in ()).throw(RpcError(-32603, "down")))
     assert ctx.round is not None
-    assert ctx.round.effects == [] and ctx.round.memos == {}
+    assert ctx.round.effects == []
+    assert ctx.round.memos == {}
     assert ctx.once("charge", lambda: None) is True
     assert ctx.once("charge", boom) is False
 
@@ -243,14 +257,30 @@ def test_once_and_memo_are_not_recorded_on_failure() -> None:
 def test_helpers_outside_mrtr() -> None:
     """Outside MRTR the inputs are -32600, once runs, memo computes, on_commit is dropped."""
     ctx = Context(None)
-    for call, word in ((lambda: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}), "elicitation"), (lambda: ctx.sample("k", {"messages": [], "maxTokens": 1}), "sampling"), (lambda: ctx.list_roots("k"), "roots")):
+    calls: list[tuple[Callable[[], JSON], str]] = [
+        (
+            lambda: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}),
+            "elicitation",
+        ),
+        (lambda: ctx.sample("k", {"messages": [], "maxTokens": 1}), "sampling"),
+        (lambda: ctx.list_roots("k"), "roots"),
+    ]
+    for call, word in calls:
         with pytest.raises(RpcError) as err:
             call()
-        assert (err.value.code, err.value.message) == (-32600, f"{word} is not available for this request")
+        assert (err.value.code, err.value.message) == (
+            -32600,
+            f"{word} is not available for this request",
+        )
     runs: list[str] = []
     assert ctx.once("k", lambda: runs.append("once")) is True
     assert ctx.once("k", lambda: runs.append("once")) is True
-    assert ctx.memo("m", lambda: runs.append("memo") or 1) == 1
+
+    def compute() -> JSON:
+        runs.append("memo")
+        return 1
+
+    assert ctx.memo("m", compute) == 1
     ctx.on_commit(lambda: runs.append("commit"))
     assert runs == ["once", "once", "memo"]
 
@@ -266,10 +296,14 @@ def test_error_codes_follow_neva() -> None:
 # ---------------------------------------------------------------- types/request.rs
 def test_mrtr_fields_are_read_from_params_first() -> None:
     """params beat _meta; _meta is the fallback; an empty params object still shadows it."""
-    both = {"requestState": "p", "inputResponses": {}, "_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
+    both: JSON = {
+        "requestState": "p",
+        "inputResponses": {},
+        "_meta": {"requestState": "m", "inputResponses": {"k": 1}},
+    }
     assert request_state(both) == "p"
     assert input_responses(both) == {}
-    only_meta = {"_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
+    only_meta: Any = {"_meta": {"requestState": "m", "inputResponses": {"k": 1}}}
     assert request_state(only_meta) == "m"
     assert input_responses(only_meta) == {"k": 1}
 
@@ -281,21 +315,31 @@ def test_a_mrtr_field_of_the_wrong_type_is_rejected(bad: JSON) -> None:
         ("requestState", "tok", "`requestState` must be a string"),
         ("inputResponses", {}, "`inputResponses` must be an object"),
     ):
-        if (field_name == "requestState" and isinstance(bad, str)) or (field_name == "inputResponses" and isinstance(bad, dict)):
+        if (field_name == "requestState" and isinstance(bad, str)) or (
+            field_name == "inputResponses" and isinstance(bad, dict)
+        ):
             continue
-        for params in ({field_name: bad}, {"_meta": {field_name: bad}}, {field_name: bad, "_meta": {field_name: good}}):
+        params: Any
+        for params in (
+            {field_name: bad},
+            {"_meta": {field_name: bad}},
+            {field_name: bad, "_meta": {field_name: good}},
+        ):
             error = malformed_mrtr_error("tools/call", params)
-            assert error is not None and error.message == message
+            assert error is not None
+            assert error.message == message
         assert malformed_mrtr_error("custom/echo", {field_name: bad}) is None
 
 
 def test_mrtr_meta_fields_are_never_written() -> None:
     """A minted round writes its state on the result, never into any _meta."""
-    out = _dispatch(lambda ctx, p: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}}))
+    out = _dispatch(
+        lambda ctx, p: ctx.elicit("k", {"message": "m", "requestedSchema": {"properties": {}}})
+    )
     result = out.response["result"]
     assert isinstance(result, dict)
     assert "requestState" in result
-    assert set(result["_meta"]) == {"io.modelcontextprotocol/serverInfo"}  # type: ignore[arg-type]
+    assert set(result["_meta"]) == {"io.modelcontextprotocol/serverInfo"}
 
 
 # ---------------------------------------------------------------- app/mrtr_store.rs
@@ -309,7 +353,8 @@ def test_put_then_get_returns_the_cached_response() -> None:
     assert store.get("tag", NOW) is None
     store.put("tag", _resp(1), NOW + 300)
     got = store.get("tag", NOW)
-    assert got is not None and got.with_id(7) == {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}}
+    assert got is not None
+    assert got.with_id(7) == {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}}
 
 
 def test_expired_entries_are_not_returned() -> None:
@@ -362,7 +407,7 @@ def test_put_sweeps_released_reservation_locks() -> None:
 
 
 def test_the_store_is_bounded_with_lru_eviction() -> None:
-    """Deviation: at capacity a put evicts the least recently used entry."""
+    """MRTR-STORE-6 (Deviation): at capacity a put evicts the least recently used entry."""
     store = InMemoryRequestStateStore(capacity=2)
     store.put("a", _resp(1), NOW + 300)
     store.put("b", _resp(2), NOW + 300)
@@ -373,16 +418,26 @@ def test_the_store_is_bounded_with_lru_eviction() -> None:
 
 
 # ---------------------------------------------------------------- the engine, concurrently
-def _dispatch(handler: Any, params: dict[str, JSON] | None = None, store: InMemoryRequestStateStore | None = None, id_: int = 1) -> Any:
-    request = {"id": id_, "method": METHOD, "params": params or {**SALIENT, "_meta": meta()}}
+def _dispatch(
+    handler: Any,
+    params: dict[str, JSON] | None = None,
+    store: InMemoryRequestStateStore | None = None,
+    id_: int = 1,
+) -> Any:
+    request: Any = {"id": id_, "method": METHOD, "params": params or {**SALIENT, "_meta": meta()}}
     return dispatch(
-        request, handler, ServerConfig(RING), now=NOW, nonce=lambda: NONCE, store=store if store is not None else InMemoryRequestStateStore()
+        request,
+        handler,
+        ServerConfig(RING),
+        now=NOW,
+        nonce=lambda: NONCE,
+        store=store if store is not None else InMemoryRequestStateStore(),
     )
 
 
-def test_two_threads_retrying_the_same_final_round_run_the_handler_once() -> None:
-    """Two concurrent identical final retries: the handler and its commit run once, both get
-    the same response up to the id."""
+def test_concurrent_final_round_retries_commit_exactly_once() -> None:
+    """Two threads retry the same final round at once: the handler and its commit run once, and
+    both get the same response up to the id (neva's tests/mrtr.rs 6, for real)."""
     runs: list[str] = []
 
     def handler(ctx: Context, params: JSON) -> JSON:
@@ -395,7 +450,12 @@ def test_two_threads_retrying_the_same_final_round_run_the_handler_once() -> Non
     store = InMemoryRequestStateStore()
     first = _dispatch(handler, store=store)
     token = first.response["result"]["requestState"]
-    retry = {**SALIENT, "requestState": token, "inputResponses": {"name": {"action": "accept"}}, "_meta": meta()}
+    retry = {
+        **SALIENT,
+        "requestState": token,
+        "inputResponses": {"name": {"action": "accept"}},
+        "_meta": meta(),
+    }
     results: dict[int, Any] = {}
     barrier = threading.Barrier(2)
 
@@ -412,3 +472,52 @@ def test_two_threads_retrying_the_same_final_round_run_the_handler_once() -> Non
     assert sorted(r.replayed for r in results.values()) == [False, True]
     a, b = results[0].response, results[1].response
     assert {**a, "id": 0} == {**b, "id": 0}
+
+
+def test_the_in_memory_store_satisfies_the_protocol() -> None:
+    """MRTR-STORE-6: the default store is a RequestStateStore; reservations are context managers."""
+    from mcp_touchstone.mrtr import RequestStateStore, Reservation
+
+    store = InMemoryRequestStateStore()
+    assert isinstance(store, RequestStateStore)
+    assert isinstance(store.reserve("k"), Reservation)
+
+
+def test_a_reservation_blocks_the_same_key_only() -> None:
+    """While one reservation on a key is held, a second on that key waits; other keys do not."""
+    store = InMemoryRequestStateStore()
+    order: list[str] = []
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        with store.reserve("k"):
+            held.set()
+            release.wait(5)
+            order.append("holder-out")
+
+    def same_key() -> None:
+        with store.reserve("k"):
+            order.append("same-in")
+
+    t1 = threading.Thread(target=holder)
+    t1.start()
+    held.wait(5)
+    with store.reserve("other"):
+        order.append("other-in")  # a different key is not blocked
+    t2 = threading.Thread(target=same_key)
+    t2.start()
+    t2.join(0.2)
+    assert t2.is_alive()  # still waiting on "k"
+    release.set()
+    t1.join(5)
+    t2.join(5)
+    assert order == ["other-in", "holder-out", "same-in"]
+
+
+def test_a_replay_is_the_first_final_except_the_id() -> None:
+    """MRTR-STORE-5: a stored response replays byte for byte, only ``id`` replaced."""
+    response: JSON = {"jsonrpc": "2.0", "id": 1, "result": {"b": [1, 2.5, None], "a": "é"}}
+    stored = StoredResponse.of(response)
+    assert stored.with_id("x") == {**response, "id": "x"}  # type: ignore[dict-item]
+    assert stored.to_json() == response

@@ -1,5 +1,5 @@
 """neva's end-to-end MRTR tests (``neva/tests/mrtr.rs``), one server round at a time through
-``mrtr.round`` (MRTR-ROUND-*, MRTR-STORE-*, MRTR-SEED-*, MRTR-CTX-*)."""
+``mrtr.round`` (MRTR-HARNESS-4, MRTR-ROUND-*, MRTR-STORE-*, MRTR-SEED-*, MRTR-CTX-*)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ MONA = {"action": "accept", "content": {"name": "monalisa"}}
 GREET = [ask("name"), {"op": "on_commit", "label": "greet"}, ret("hello")]
 
 
-def _two_rounds(script: list[dict[str, Any]], answers: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _two_rounds(
+    script: list[dict[str, Any]], answers: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     first = call(script)
     token = token_of(first)
     return token, call(script, id_=2, state=token, answers=answers)
@@ -67,10 +69,14 @@ def test_an_ignored_answer_does_not_buy_a_second_run_of_the_final_round() -> Non
 
 def test_a_round_that_failed_midway_through_its_commits_is_not_repeatable() -> None:
     """Commit 2 fails: its error is the response, commit 3 never runs, and a retry replays it."""
-    script = [
+    script: list[dict[str, Any]] = [
         ask("card"),
         {"op": "on_commit", "label": "charge"},
-        {"op": "on_commit", "label": "receipt", "fail": {"code": -32603, "message": "receipt service down"}},
+        {
+            "op": "on_commit",
+            "label": "receipt",
+            "fail": {"code": -32603, "message": "receipt service down"},
+        },
         {"op": "on_commit", "label": "never"},
         ret("paid"),
     ]
@@ -96,7 +102,7 @@ def test_distinct_answers_to_the_same_state_do_not_collide_in_the_cache() -> Non
 
 def test_effects_run_once_memo_caches_commit_fires_on_final_round() -> None:
     """Round 1 runs memo and once, not the receipt; round 2 reruns neither and commits once."""
-    script = [
+    script: list[dict[str, Any]] = [
         {"op": "memo", "key": "quote", "value": 42},
         {"op": "once", "key": "charge"},
         {"op": "on_commit", "label": "receipt"},
@@ -165,7 +171,9 @@ def test_tool_samples_then_completes_over_two_rounds() -> None:
         "sampling/createMessage"
     )
     answer = {"role": "assistant", "content": {"type": "text", "text": "it is"}, "model": "m"}
-    final = call(script, id_=2, state=token_of(first), answers={"summary": answer}, caps={"sampling": True})
+    final = call(
+        script, id_=2, state=token_of(first), answers={"summary": answer}, caps={"sampling": True}
+    )
     assert final["response"]["result"]["resultType"] == "complete"
 
 
@@ -178,7 +186,9 @@ def test_tool_lists_roots_then_completes_over_two_rounds() -> None:
         "params": {},
     }
     answer = {"roots": [{"uri": "file:///work", "name": "work"}]}
-    final = call(script, id_=2, state=token_of(first), answers={"dirs": answer}, caps={"roots": True})
+    final = call(
+        script, id_=2, state=token_of(first), answers={"dirs": answer}, caps={"roots": True}
+    )
     assert final["response"]["result"]["resultType"] == "complete"
 
 
@@ -192,7 +202,7 @@ def test_sampling_without_declared_capability_is_rejected() -> None:
 
 def test_one_round_carries_every_input_the_handler_asked_for() -> None:
     """Held errors let one round ask three kinds; one retry answering all three completes."""
-    caps = {"elicitation": {}, "sampling": {}, "roots": {}}
+    caps: dict[str, Any] = {"elicitation": {}, "sampling": {}, "roots": {}}
     script = [
         ask("who", on_error="hold"),
         ask("dirs", "roots/list", on_error="hold"),
@@ -253,8 +263,72 @@ def test_a_custom_method_owns_its_own_params() -> None:
     assert out["ran"] == ["once:k"]  # on_commit is dropped outside MRTR
 
 
-def test_concurrent_final_round_retries_commit_exactly_once() -> None:
-    """Modelled one round at a time: the second identical retry is served from the store."""
+def test_an_identical_final_retry_after_the_first_is_served_from_the_store() -> None:
+    """One round at a time (mrtr.round has no threads), the second identical retry is a hit; the
+    threaded one is test_concurrent_final_round_retries_commit_exactly_once (test_mrtr_engine)."""
     token, final = _two_rounds(GREET, {"name": ALICE})
     second = call(GREET, id_=9, state=token, answers={"name": ALICE}, store=final["store"])
     assert second["ran"] == []
+
+
+def test_round_comparison_relaxes_only_the_serde_tail() -> None:
+    """HARNESS-CMP-5: a malformed-answer message is compared up to ` result`, no further."""
+    from mcp_touchstone.conformance._compare import outputs_match
+
+    def with_message(message: str, code: int = -32602) -> dict[str, Any]:
+        error = {"code": code, "message": message, "data": None}
+        return {
+            "response": {"jsonrpc": "2.0", "id": 1, "error": error},
+            "ran": [],
+            "state": None,
+            "store": [],
+        }
+
+    base = "the answer for `k` is not a valid roots/list result"
+    assert outputs_match("mrtr.round", with_message(base + ": a"), with_message(base + ": b"))
+    assert not outputs_match(
+        "mrtr.round",
+        with_message(base + ": a"),
+        with_message(base.replace("roots/list", "x") + ": a"),
+    )
+    assert outputs_match("mrtr.round", with_message("x", -32700), with_message("y", -32700))
+    assert not outputs_match(
+        "mrtr.round", with_message("requestState expired"), with_message("requestState expired!")
+    )
+
+
+def test_input_outside_the_shapes_is_invalid_input() -> None:
+    """MRTR-HARNESS-4: bad scripts, ids and configurations are invalid_input, never raised."""
+    from mcp_touchstone.harness._mrtr_round import mrtr_round
+
+    good_request = {"id": 1, "method": "tools/call", "params": {"name": "t", "_meta": meta()}}
+    cases: list[Any] = [
+        {"request": good_request, "server": server(), "script": [{"op": "once", "key": "k"}]},
+        {"request": good_request, "server": server(), "script": [{"op": "dance"}]},
+        {
+            "request": good_request,
+            "server": server(),
+            "script": [{"op": "ask", "method": "elicitation/create", "key": "k"}],
+        },
+        {
+            "request": good_request,
+            "server": server(),
+            "script": [{"op": "memo", "key": "k"}, ret()],
+        },
+        {
+            "request": {**good_request, "id": "67e55044-10b1-426f-9247-bb680e5fe0c8"},
+            "server": server(),
+            "script": [ret()],
+        },
+        {"request": {**good_request, "id": "a/b"}, "server": server(), "script": [ret()]},
+        {"request": good_request, "server": {**server(), "nonce_hex": "00"}, "script": [ret()]},
+        {
+            "request": good_request,
+            "server": server(),
+            "store": [{"tag": "t", "response": {}, "exp": 1}] * 2,
+            "script": [ret()],
+        },
+    ]
+    for case in cases:
+        out: Any = mrtr_round(case)
+        assert out["error"]["kind"] == "invalid_input", case

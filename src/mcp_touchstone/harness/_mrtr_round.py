@@ -1,5 +1,5 @@
 """Harness operation ``mrtr.round`` (pinned: ``shared/protocol/mrtr-round.md``; rules
-MRTR-HARNESS-2..4): one server round of neva's MRTR dispatch for a scripted handler.
+MRTR-HARNESS-4): one server round of neva's MRTR dispatch for a scripted handler.
 
 The input names the request, the server configuration, the store's entries before the round and
 a script for the handler; the output is the JSON-RPC response, every effect that ran, the payload
@@ -26,11 +26,9 @@ __all__ = ["mrtr_round"]
 
 _HEX24 = re.compile(r"[0-9a-fA-F]{24}")
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
-_UUID = re.compile(
-    r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
-    r"|\{[0-9a-fA-F-]{36}\}|urn:uuid:.*",
-    re.IGNORECASE,
-)
+_UUID_BODY = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+_UUID = re.compile(rf"(?:urn:uuid:)?{_UUID_BODY}|\{{{_UUID_BODY}\}}", re.IGNORECASE)
+"""The spellings the ``uuid`` crate parses (hyphenated, simple, braced, URN)."""
 _U64_MAX = (1 << 64) - 1
 _I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
@@ -300,7 +298,7 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
 
 
 def mrtr_round(raw: JSON) -> dict[str, JSON]:
-    """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-2)."""
+    """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
     try:
         validate(raw, where="input")
     except JsonError as exc:

@@ -5,10 +5,14 @@ neva deserializes a raw answer into ``ElicitResult``, ``CreateMessageResult`` or
 error. These readers mirror those derived serde structs: an object by member name or serde's
 sequence form, unknown members ignored, ``Option`` members accepting ``null``. The reason text
 after the kind is serde's explanation in spirit; the harness compares a malformed-answer message
-only up to ``" result"`` (``protocol/mrtr-round.md``, Comparison).
+only up to ``" result"`` (``protocol/mrtr-round.md``, Comparison). Content items are checked by
+their ``type`` tag and each variant's required members and simple optional ones; nested
+``annotations`` and embedded ``resource`` contents are checked as objects only.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
@@ -20,16 +24,6 @@ __all__ = ["AnswerError", "read_answer"]
 
 _ACTIONS = ("accept", "cancel", "decline")
 _ROLES = ("user", "assistant")
-_CONTENT_TYPES = (
-    "audio",
-    "image",
-    "text",
-    "resource_link",
-    "resource",
-    "tool_use",
-    "tool_result",
-    "empty",
-)
 
 
 class AnswerError(ValueError):
@@ -64,16 +58,75 @@ def _elicit(value: JSON) -> None:
     _unit_variant(_required(obj, "action"), _ACTIONS, "ElicitationAction")
 
 
-def _content(item: JSON) -> None:
+def _opt(obj: dict[str, JSON], name: str, check: Callable[[JSON], bool]) -> None:
+    value = obj.get(name)
+    if value is not None and not check(value):
+        raise AnswerError(f"invalid `{name}`")
+
+
+def _is_str(value: JSON) -> bool:
+    return isinstance(value, str)
+
+
+def _is_obj(value: JSON) -> bool:
+    return isinstance(value, dict)
+
+
+def _is_usize(value: JSON) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < (1 << 64)
+
+
+# The required string members of each ``Content`` variant (internally tagged by ``type``).
+_CONTENT_REQUIRED: dict[str, tuple[str, ...]] = {
+    "text": ("text",),
+    "audio": ("data", "mimeType"),
+    "image": ("data", "mimeType"),
+    "resource_link": ("uri", "name"),
+    "resource": (),
+    "tool_use": ("id", "name"),
+    "tool_result": ("toolUseId",),
+    "empty": (),
+}
+
+
+def _content_ok(item: JSON) -> bool:
+    """Whether ``item`` reads as neva's ``Content`` (``#[serde(tag = "type")]``)."""
     if not isinstance(item, dict):
-        raise AnswerError("data did not match any variant of untagged enum OneOrMany")
+        return False
     kind = item.get("type")
-    if "type" not in item:
-        raise AnswerError("missing field `type`")
-    if not isinstance(kind, str) or kind not in _CONTENT_TYPES:
-        raise AnswerError("data did not match any variant of untagged enum OneOrMany")
-    if kind == "text":
-        _string(_required(item, "text"))
+    if not isinstance(kind, str) or kind not in _CONTENT_REQUIRED:
+        return False
+    if any(not isinstance(item.get(name), str) for name in _CONTENT_REQUIRED[kind]):
+        return False
+    try:
+        _opt(item, "annotations", _is_obj)
+        if kind == "resource_link":
+            _opt(item, "size", _is_usize)
+            for name in ("mimeType", "title", "description"):
+                _opt(item, name, _is_str)
+        elif kind == "resource":
+            if not isinstance(item.get("resource"), dict):
+                return False
+        elif kind == "tool_use":
+            _opt(item, "input", _is_obj)
+        elif kind == "tool_result":
+            content = item.get("content")
+            if not isinstance(content, list) or not all(_content_ok(c) for c in content):
+                return False
+            if "isError" in item and not isinstance(item["isError"], bool):
+                return False
+    except AnswerError:
+        return False
+    return True
+
+
+def _content(value: JSON) -> None:
+    """``OneOrMany<Content>``: one content item or a list of them (untagged)."""
+    if _content_ok(value):
+        return
+    if isinstance(value, list) and all(_content_ok(item) for item in value):
+        return
+    raise AnswerError("data did not match any variant of untagged enum OneOrMany")
 
 
 def _sampling(value: JSON) -> None:
@@ -81,12 +134,7 @@ def _sampling(value: JSON) -> None:
         value, "CreateMessageResult", ("role", "content", "model", "stopReason"), AnswerError
     )
     _unit_variant(_required(obj, "role"), _ROLES, "Role")
-    content = _required(obj, "content")
-    if isinstance(content, list):
-        for item in content:
-            _content(item)
-    else:
-        _content(content)
+    _content(_required(obj, "content"))
     _string(_required(obj, "model"))
     stop = obj.get("stopReason")
     if stop is not None:
