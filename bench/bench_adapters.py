@@ -111,7 +111,6 @@ async def through_client(build: Callable[[bool], Any], fast: bool) -> dict[str, 
 async def at_handler_layer() -> dict[str, float]:
     """Per-call seconds of the lowlevel handler entries themselves (no transport)."""
     import mcp_types as types
-
     from tests.adapters._drive import as_caller
 
     out: dict[str, float] = {}
@@ -126,18 +125,18 @@ async def at_handler_layer() -> dict[str, float]:
 
         params = types.CallToolRequestParams(name="tool_0001", arguments={})
         with as_caller("alice"):
-            out[f"list/{tag}"] = await _best(lambda: listing(Ctx(), None), 20)
-            out[f"call/{tag}"] = await _best(lambda: calling(Ctx(), params), 500)
+            out[f"list/{tag}"] = await _best(lambda h=listing: h(Ctx(), None), 20)
+            out[f"call/{tag}"] = await _best(lambda h=calling, p=params: h(Ctx(), p), 500)
     return out
 
 
 def redis_round_trip() -> float:
     """Seconds per reserve + get + put on a loopback redis-server."""
     import redis
+    from tests.adapters._redis import redis_server
 
     from mcp_touchstone.adapters.redis_store import RedisRequestStateStore
     from mcp_touchstone.mrtr._store import StoredResponse
-    from tests.adapters._redis import redis_server
 
     response = StoredResponse.of({"jsonrpc": "2.0", "id": 1, "result": {"content": []}})
     with redis_server() as port:
