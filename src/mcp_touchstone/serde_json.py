@@ -27,6 +27,8 @@ import re
 from itertools import accumulate
 from typing import TypeAlias
 
+from mcp_touchstone._errors import TouchstoneError
+
 __all__ = [
     "JSON",
     "MAX_DEPTH",
@@ -50,7 +52,7 @@ _I64_MIN = -(1 << 63)
 _POW10 = tuple(float(f"1e{k}") for k in range(309))
 
 
-class JsonError(ValueError):
+class JsonError(TouchstoneError, ValueError):
     """JSON text or a Python value that serde_json would not accept."""
 
 

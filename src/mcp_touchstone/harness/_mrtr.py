@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -26,7 +27,7 @@ _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _U64_MAX = (1 << 64) - 1
 
 
-class _BadInputError(ValueError):
+class _BadInputError(TouchstoneError, ValueError):
     """A ``case.input`` that does not have the operation's input shape."""
 
 
@@ -196,7 +197,7 @@ def _allows(raw: JSON) -> dict[str, JSON]:
     }
 
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, HarnessOperation] = {
     "mrtr.request_binding": _request_binding,
     "mrtr.input_responses_digest": _input_responses_digest,
     "mrtr.state.seal": _state_seal,

@@ -6,6 +6,7 @@ naming the offending place; the harness turns that into an ``invalid_input`` out
 
 from __future__ import annotations
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._dispatch import (
     JSONRPC_VERSION,
@@ -25,7 +26,7 @@ _I64_MIN = -(1 << 63)
 _I64_MAX = (1 << 63) - 1
 
 
-class InputError(ValueError):
+class InputError(TouchstoneError, ValueError):
     """A harness input that does not have the pinned shape; the message names the place."""
 
 

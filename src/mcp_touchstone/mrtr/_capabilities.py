@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
 from mcp_touchstone.mrtr._requests import ElicitationMode, InputKind, InputRequest
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-class CapabilityError(ValueError):
+class CapabilityError(TouchstoneError, ValueError):
     """A capabilities value neva's typed parse would refuse."""
 
 

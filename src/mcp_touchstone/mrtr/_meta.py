@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -38,7 +39,7 @@ _LOG_LEVELS = frozenset(
 )
 
 
-class MetaError(ValueError):
+class MetaError(TouchstoneError, ValueError):
     """A request ``_meta`` that neva's typed ``RequestParamsMeta`` parse refuses."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str
 
@@ -39,7 +40,7 @@ _MAX_DEPTH = 128
 _WS = b" \t\n\r"
 
 
-class PayloadError(ValueError):
+class PayloadError(TouchstoneError, ValueError):
     """A plaintext that ``serde_json`` would not decode as a ``StatePayload``."""
 
 

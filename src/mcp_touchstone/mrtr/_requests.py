@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeVar
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
@@ -34,7 +35,7 @@ _I32_MAX = (1 << 31) - 1
 _USIZE_MAX = (1 << 64) - 1
 
 
-class InputRequestError(ValueError):
+class InputRequestError(TouchstoneError, ValueError):
     """An envelope neva would not decode as an ``InputRequest``."""
 
 

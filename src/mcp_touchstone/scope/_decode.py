@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any, Final, TypeVar
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
@@ -69,7 +70,7 @@ _U32_MAX: Final = (1 << 32) - 1
 _U64_MAX: Final = (1 << 64) - 1
 
 
-class ScopeDecodeError(ValueError):
+class ScopeDecodeError(TouchstoneError, ValueError):
     """A JSON value that Chio's serde decoder would reject; ``where`` names the place."""
 
     def __init__(self, where: str, problem: str) -> None:

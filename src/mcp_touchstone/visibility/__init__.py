@@ -13,6 +13,7 @@ exactly as a nonexistent one.  The pure core:
   ``strict`` :class:`Profile`.
 """
 
+from mcp_touchstone._errors import RpcError
 from mcp_touchstone.visibility._dispatch import (
     Catalog,
     Dispatched,
@@ -24,7 +25,6 @@ from mcp_touchstone.visibility._dispatch import (
     Profile,
     Refused,
     Request,
-    RpcError,
     StateVerifier,
     dispatch,
     filter_entries,

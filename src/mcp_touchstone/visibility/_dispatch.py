@@ -13,6 +13,13 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from mcp_touchstone._errors import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    RESOURCE_NOT_FOUND,
+    RpcError,
+)
 from mcp_touchstone.serde_json import JSON, to_string_ordered
 from mcp_touchstone.visibility._identity import identity_from_meta
 from mcp_touchstone.visibility._policy import (
@@ -108,18 +115,6 @@ class Page:
     items: tuple[Entry, ...] = ()
     cursor: str | None = None
     next_cursor: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RpcError:
-    """A JSON-RPC error object as rendered for the request's revision (no ``data``)."""
-
-    code: int
-    message: str
-
-    def to_json(self) -> dict[str, JSON]:
-        """The wire object ``{"code", "message"}``."""
-        return {"code": self.code, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +235,7 @@ _READ_STRUCT: tuple[str, tuple[Field, ...]] = (
 
 def error_response(request_id: int | str, error: RpcError) -> dict[str, JSON]:
     """``{"jsonrpc": "2.0", "id": ..., "error": {...}}``."""
-    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_json()}
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_json(omit_absent_data=True)}
 
 
 def success_response(request_id: int | str, result: JSON) -> dict[str, JSON]:
@@ -250,7 +245,7 @@ def success_response(request_id: int | str, result: JSON) -> dict[str, JSON]:
 
 def invalid_params(message: str) -> RpcError:
     """turbomcp's ``McpError::InvalidParams`` rendered: ``-32602``, ``invalid params: ...``."""
-    return RpcError(-32602, f"invalid params: {message}")
+    return RpcError(INVALID_PARAMS, f"invalid params: {message}")
 
 
 def unknown_tool_result(name: str, version: ProtocolVersion) -> dict[str, JSON]:
@@ -272,7 +267,9 @@ def unknown_prompt_error(name: str) -> RpcError:
 def resource_not_found_error(uri: str, version: ProtocolVersion) -> RpcError:
     """The error for a URI turbomcp cannot read: ``-32002`` before 2026-07-28, ``-32602`` on it
     (VIS-REFUSE-3)."""
-    return RpcError(-32602 if version.is_draft else -32002, f"resource not found: {uri}")
+    return RpcError(
+        INVALID_PARAMS if version.is_draft else RESOURCE_NOT_FOUND, f"resource not found: {uri}"
+    )
 
 
 def refusal(
@@ -424,7 +421,7 @@ def _pre_dispatch(request: Request, version: ProtocolVersion) -> Refused | None:
     declared ``jsonrpc`` other than ``"2.0"`` is ``-32600``; on 2026-07-28 a version-gated
     method whose ``_meta`` carries a ``logLevel`` that is not a log level is ``-32602``."""
     if request.jsonrpc != JSONRPC_VERSION:
-        error = RpcError(-32600, 'invalid jsonrpc version (expected "2.0")')
+        error = RpcError(INVALID_REQUEST, 'invalid jsonrpc version (expected "2.0")')
         return Refused(error_response(request.id, error))
     if version.is_draft and request.method in VERSION_GATED:
         meta = _params_meta(request.params)
@@ -552,7 +549,9 @@ def dispatch(
         listing = catalog.listing(list_kind)
         if listing is None:
             return Refused(
-                error_response(request.id, RpcError(-32601, f"method not found: {method}"))
+                error_response(
+                    request.id, RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
+                )
             )
         cursor = params.get("cursor") if isinstance(params, dict) else None
         page = listing.fetch(cursor if isinstance(cursor, str) else None)

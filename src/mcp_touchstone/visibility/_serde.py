@@ -11,11 +11,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import invalid_type as serde_invalid_type
 from mcp_touchstone.serde_json import JSON
 
 
-class SerdeError(Exception):
+class SerdeError(TouchstoneError):
     """A deserialization failure carrying serde_json's message text."""
 
     def __init__(self, message: str) -> None:
