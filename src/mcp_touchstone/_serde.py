@@ -11,10 +11,144 @@ semantic, so the three cannot drift apart (JSON-SERDE-1).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Collection, Sequence
 
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import (
+    I8_MAX,
+    I8_MIN,
+    I16_MAX,
+    I16_MIN,
+    I32_MAX,
+    I32_MIN,
+    I64_MAX,
+    I64_MIN,
+    INTEGER_BOUNDS,
+    U8_MAX,
+    U16_MAX,
+    U32_MAX,
+    U64_MAX,
+    USIZE_MAX,
+)
 from mcp_touchstone.serde_json import JSON, format_float
 
-__all__ = ["invalid_type", "rust_debug_str", "unexpected"]
+__all__ = [
+    "I8_MAX",
+    "I8_MIN",
+    "I16_MAX",
+    "I16_MIN",
+    "I32_MAX",
+    "I32_MIN",
+    "I64_MAX",
+    "I64_MIN",
+    "INTEGER_BOUNDS",
+    "U8_MAX",
+    "U16_MAX",
+    "U32_MAX",
+    "U64_MAX",
+    "USIZE_MAX",
+    "SerdeError",
+    "expecting_struct",
+    "fewer_elements",
+    "integer_in",
+    "invalid_length",
+    "invalid_type",
+    "invalid_value",
+    "missing_field",
+    "rust_debug_str",
+    "sequence_fields",
+    "unexpected",
+    "unknown_field",
+]
+
+
+def integer_in(value: JSON, rust_type: str) -> bool:
+    """Whether ``value`` is a JSON integer (not a boolean) that fits Rust's ``rust_type``."""
+    low, high = INTEGER_BOUNDS[rust_type]
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+# --------------------------------------------------------------------------- serde's wording
+
+
+class SerdeError(TouchstoneError):
+    """A deserialization failure carrying serde's message text (``message``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def invalid_length(length: int, expected: str) -> str:
+    """``invalid length N, expected <expected>`` (``serde::de::Error::invalid_length``)."""
+    return f"invalid length {length}, expected {expected}"
+
+
+def fewer_elements(length: int) -> str:
+    """serde's error for a sequence form with ``length`` elements, more than the struct has."""
+    return invalid_length(length, "fewer elements in array")
+
+
+def expecting_struct(name: str, count: int) -> str:
+    """serde_derive's sequence-form ``expecting`` text: ``struct X with N element(s)``,
+    singular for one field."""
+    return f"struct {name} with {count} element{'' if count == 1 else 's'}"
+
+
+def missing_field(name: str) -> str:
+    """``missing field `name``` (``serde::de::Error::missing_field``)."""
+    return f"missing field `{name}`"
+
+
+def unknown_field(name: str, expected: Sequence[str]) -> str:
+    """``unknown field `x`, expected `a` or `b``` as serde words it for a denied field."""
+    if not expected:
+        return f"unknown field `{name}`, there are no fields"
+    if len(expected) == 1:
+        return f"unknown field `{name}`, expected `{expected[0]}`"
+    names = ", ".join(f"`{n}`" for n in expected[:-1])
+    if len(expected) == 2:
+        return f"unknown field `{name}`, expected `{expected[0]}` or `{expected[1]}`"
+    return f"unknown field `{name}`, expected one of {names}, `{expected[-1]}`"
+
+
+def invalid_value(value: JSON, expected: str) -> str:
+    """``invalid value: <value>, expected <expected>`` as serde_json words it."""
+    return f"invalid value: {unexpected(value)}, expected {expected}"
+
+
+# --------------------------------------------------------------------------- struct forms
+
+
+def sequence_fields(
+    value: list[JSON],
+    name: str,
+    fields: Sequence[str],
+    defaulted: Collection[str] = (),
+    decode: Callable[[str, int, JSON], object] | None = None,
+) -> dict[str, JSON]:
+    """A derived struct read from serde's sequence form: its fields in declared order.
+
+    With ``decode``, each present element is decoded (``decode(field, index, element)``, which
+    may raise) before the next slot is looked at, as serde_derive's visitor does. A missing
+    field marked ``#[serde(default)]`` (in ``defaulted``) is left out of the result; any other
+    missing field fails with ``invalid length <its index>, expected struct X with N
+    element(s)`` (serde_derive counts the slot it could not fill); more elements than fields
+    fail with ``invalid length N, expected fewer elements in array``. Raises
+    :class:`SerdeError`.
+    """
+    out: dict[str, JSON] = {}
+    for index, field in enumerate(fields):
+        if index < len(value):
+            if decode is not None:
+                decode(field, index, value[index])
+            out[field] = value[index]
+        elif field not in defaulted:
+            raise SerdeError(invalid_length(index, expecting_struct(name, len(fields))))
+    if len(value) > len(fields):
+        raise SerdeError(fewer_elements(len(value)))
+    return out
+
 
 _OTHER_GRAPHEME_EXTEND = frozenset(
     (

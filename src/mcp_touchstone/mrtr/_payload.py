@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import invalid_type
+from mcp_touchstone._serde import (
+    U64_MAX,
+    expecting_struct,
+    fewer_elements,
+    invalid_length,
+    invalid_type,
+    invalid_value,
+)
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
@@ -33,7 +40,6 @@ FIELD_ORDER: tuple[str, ...] = (
 )
 """The payload's fields in neva's declared (and serialized) order."""
 
-_U64_MAX = (1 << 64) - 1
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring
 """A JSON string as serde_json writes it: raw UTF-8, the same escapes (C-accelerated)."""
 _MAX_DEPTH = 128
@@ -124,7 +130,7 @@ class StatePayload:
             return _build(fields, seq_len=None)
         if isinstance(value, list):
             if len(value) > len(FIELD_ORDER):
-                raise PayloadError(f"invalid length {len(value)}, expected fewer elements in array")
+                raise PayloadError(fewer_elements(len(value)))
             return _build(dict(zip(FIELD_ORDER, value, strict=False)), seq_len=len(value))
         raise PayloadError(_invalid_type(value, "struct StatePayload"))
 
@@ -191,7 +197,7 @@ def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
     req = get("req")
     if type(answers) is not dict or type(req) is not str or type(exp) is not int:
         return None
-    if not 0 <= exp <= _U64_MAX:
+    if not 0 <= exp <= U64_MAX:
         return None
     memos = get("memos", _ABSENT)
     if memos is _ABSENT:
@@ -236,8 +242,8 @@ def _check_field(name: str, value: JSON) -> JSON:
     if name == "exp":
         if isinstance(value, bool) or not isinstance(value, int):
             raise PayloadError(_invalid_type(value, "u64"))
-        if not 0 <= value <= _U64_MAX:
-            raise PayloadError(f"invalid value: integer `{value}`, expected u64")
+        if not 0 <= value <= U64_MAX:
+            raise PayloadError(invalid_value(value, "u64"))
         return value
     if name == "req":
         if not isinstance(value, str):
@@ -260,7 +266,7 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
         if name in required and name not in fields:
             if seq_len is not None:
                 raise PayloadError(
-                    f"invalid length {index}, expected struct StatePayload with 8 elements"
+                    invalid_length(index, expecting_struct("StatePayload", len(FIELD_ORDER)))
                 )
             raise PayloadError(f"missing field `{name}`")
     answers = fields["answers"]

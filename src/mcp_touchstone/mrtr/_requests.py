@@ -15,7 +15,15 @@ from enum import Enum
 from typing import TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import unexpected
+from mcp_touchstone._serde import (
+    I32_MAX,
+    I32_MIN,
+    USIZE_MAX,
+    expecting_struct,
+    fewer_elements,
+    invalid_length,
+    unexpected,
+)
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
@@ -29,10 +37,6 @@ __all__ = [
 
 _T = TypeVar("_T")
 _MISSING: object = object()
-
-_I32_MIN = -(1 << 31)
-_I32_MAX = (1 << 31) - 1
-_USIZE_MAX = (1 << 64) - 1
 
 
 class InputRequestError(TouchstoneError, ValueError):
@@ -127,7 +131,7 @@ def _is_str(value: JSON) -> bool:
 
 
 def _is_usize(value: JSON) -> bool:
-    return _is_int_in(value, 0, _USIZE_MAX)
+    return _is_int_in(value, 0, USIZE_MAX)
 
 
 def _is_f64(value: JSON) -> bool:
@@ -312,7 +316,7 @@ def _check_sampling(value: JSON) -> None:
             raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
     if "maxTokens" not in params:
         raise InputRequestError("missing field `maxTokens`")
-    if not _is_int_in(params["maxTokens"], _I32_MIN, _I32_MAX):
+    if not _is_int_in(params["maxTokens"], I32_MIN, I32_MAX):
         raise _type_error(params["maxTokens"], "i32")
     include = params.get("includeContext")
     if include is not None and include not in ("none", "thisServer", "allServers"):
@@ -359,11 +363,9 @@ def decode_input_request(value: JSON) -> InputRequest:
     elif isinstance(value, list):
         # serde's sequence form of the envelope struct: [method, params?].
         if not value:
-            raise InputRequestError("invalid length 0, expected struct Envelope with 2 elements")
+            raise InputRequestError(invalid_length(0, expecting_struct("Envelope", 2)))
         if len(value) > 2:
-            raise InputRequestError(
-                f"invalid length {len(value)}, expected fewer elements in array"
-            )
+            raise InputRequestError(fewer_elements(len(value)))
         method = value[0]
         params = value[1] if len(value) == 2 else None
     else:
