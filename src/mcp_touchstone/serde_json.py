@@ -337,8 +337,9 @@ def to_string_ordered(value: JSON) -> str:
 
 def canonical(value: JSON) -> str:
     """Canonical JSON: every object's keys sorted by code point (= UTF-8 bytes),
-    arrays in order, compact (JSON-CANON-1)."""
-    return _dump(value, sort_keys=True)
+    arrays in order, compact (JSON-CANON-1).  The same text as :func:`to_string`
+    (serde_json's ``Value`` keeps its map sorted), under the name the digest rules use."""
+    return to_string(value)
 
 
 # --------------------------------------------------------------------------- validate

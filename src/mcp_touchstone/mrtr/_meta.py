@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import LOG_LEVELS
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -34,9 +35,7 @@ MRTR_METHODS: frozenset[str] = frozenset({"tools/call", "prompts/get", "resource
 CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """The request ``_meta`` key holding the client's capabilities."""
 
-_LOG_LEVELS = frozenset(
-    {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-)
+_LOG_LEVELS = LOG_LEVELS
 
 
 class MetaError(TouchstoneError, ValueError):

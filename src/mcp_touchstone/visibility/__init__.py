@@ -14,6 +14,7 @@ exactly as a nonexistent one.  The pure core:
 """
 
 from mcp_touchstone._errors import RpcError
+from mcp_touchstone._rust import RUST_WHITE_SPACE, split_whitespace
 from mcp_touchstone.visibility._dispatch import (
     Catalog,
     Dispatched,
@@ -34,13 +35,11 @@ from mcp_touchstone.visibility._dispatch import (
 from mcp_touchstone.visibility._identity import (
     ANONYMOUS,
     IDENTITY_KEY,
-    RUST_WHITE_SPACE,
     Identity,
     IdentityClaims,
     granted_scopes,
     has_scopes,
     identity_from_meta,
-    split_whitespace,
 )
 from mcp_touchstone.visibility._meta import (
     SCOPES_KEY,

@@ -20,6 +20,7 @@ from mcp_touchstone._errors import (
     RESOURCE_NOT_FOUND,
     RpcError,
 )
+from mcp_touchstone._rust import LOG_LEVELS
 from mcp_touchstone.serde_json import JSON, to_string_ordered
 from mcp_touchstone.visibility._identity import identity_from_meta
 from mcp_touchstone.visibility._policy import (
@@ -47,10 +48,6 @@ JSONRPC_VERSION = "2.0"
 LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
 """The draft's per-request logging opt-in, a request ``_meta`` key (VIS-PRE-2)."""
 
-LOG_LEVELS = frozenset(
-    ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-)
-"""The wire names of turbomcp's ``LogLevel`` (RFC 5424 severities, lowercase)."""
 
 VERSION_GATED = frozenset(
     (
