@@ -81,3 +81,58 @@ def test_importing_a_semantic_loads_no_tooling(semantic: str) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "", f"import mcp_touchstone.{semantic} loaded {out}"
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports at run time (``if TYPE_CHECKING:`` blocks left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING"
+        ):
+            node.body = []
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("mcp_touchstone"))
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and (node.module or "").startswith("mcp_touchstone")
+        ):
+            found.add(str(node.module))
+    return found
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def test_no_import_cycles_inside_the_package() -> None:
+    """No chain of imports between the package's private modules (lazy imports included)
+    leads back to where it started; package ``__init__`` re-exports and type-only imports are
+    left out."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        graph[_module_name(path)] = _runtime_imports(path)
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: tuple[str, ...]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph:
+                continue
+            assert state.get(nxt) != 1, "import cycle: " + " -> ".join((*trail, node, nxt))
+            if nxt not in state:
+                visit(nxt, (*trail, node))
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, ())

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import expecting_struct, invalid_length, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
-from mcp_touchstone.mrtr._requests import ElicitationMode, InputKind, InputRequest
+from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
