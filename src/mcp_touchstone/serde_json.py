@@ -17,6 +17,9 @@ one place those behaviours live (rules ``JSON-*`` in ``spec/json.md``).
 A :data:`JSON` value is ``None``, ``bool``, ``int`` (within i64 or u64), a finite
 ``float``, ``str`` (no lone surrogates), ``list`` or ``dict`` with ``str`` keys.
 ``1`` and ``1.0`` are different values, as they are in serde_json.
+
+Length (~430 lines): the reader, the writer and the validator are one contract (what
+serde_json holds and prints) and share the number rules.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ prefix, expected domain or pattern, so a constraint repeated across grants is de
 Every answer equals upstream's per-constraint walk: all of them are order-independent
 ``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
 value and the arguments.
+
+Length (~430 lines): one argument walk and the per-constraint verdicts it feeds (paths,
+domains, allowlists) share its caches; the Rust string semantics it used live in
+:mod:`mcp_touchstone._rust`.
 """
 
 from __future__ import annotations

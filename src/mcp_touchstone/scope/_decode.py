@@ -6,6 +6,9 @@ express exactly: structs written as positional arrays (``[grants, resource_grant
 adjacently tagged enums whose ``type``/``value`` keys come in any order or as a two-element
 array, unit enums written as a single-key map (``{"invoke": null}``), and per-type unknown-key
 policies.  Every failure raises :class:`ScopeDecodeError` naming the offending place.
+
+Length (~500 lines): one decoder per Chio type, mirroring the type list of ``_types``; the
+shared serde forms and wording are in :mod:`mcp_touchstone._serde`.
 """
 
 from __future__ import annotations
