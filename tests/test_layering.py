@@ -70,11 +70,12 @@ def test_shared_layer_imports_no_semantic_or_tooling() -> None:
 
 @pytest.mark.parametrize("semantic", SEMANTICS)
 def test_importing_a_semantic_loads_no_tooling(semantic: str) -> None:
-    """``import mcp_touchstone.<semantic>`` loads neither the harness nor the runner machinery."""
+    """``import mcp_touchstone.<semantic>`` loads neither the harness, the runner machinery nor
+    pydantic (mrtr's wire models load it on first use)."""
     probe = (
         f"import sys, mcp_touchstone.{semantic}\n"
         "bad = sorted(m for m in sys.modules if m.startswith(('mcp_touchstone.harness',"
-        " 'mcp_touchstone.conformance', 'mcp_touchstone._cli', 'subprocess')))\n"
+        " 'mcp_touchstone.conformance', 'mcp_touchstone._cli', 'subprocess', 'pydantic')))\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run(
@@ -136,3 +137,17 @@ def test_no_import_cycles_inside_the_package() -> None:
     for module in sorted(graph):
         if module not in state:
             visit(module, ())
+
+
+def test_mrtr_wire_models_load_on_first_use() -> None:
+    """``mcp_touchstone.mrtr.ElicitResult`` still resolves, loading pydantic only then."""
+    probe = (
+        "import sys, mcp_touchstone.mrtr as m\n"
+        "before = 'pydantic' in sys.modules\n"
+        "from mcp_touchstone.mrtr import ElicitResult\n"
+        "print(before, 'pydantic' in sys.modules, ElicitResult is m._wire.ElicitResult)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "False True True"
