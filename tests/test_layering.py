@@ -151,3 +151,11 @@ def test_mrtr_wire_models_load_on_first_use() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "False True True"
+
+
+def test_conformance_imports_no_semantic_and_no_harness() -> None:
+    """The conformance tooling talks to implementations over the wire: no semantic, no harness."""
+    for path in sorted((SRC / "conformance").rglob("*.py")):
+        for name in _project_imports(path):
+            assert not name.startswith(("mcp_touchstone.harness", "mcp_touchstone._cli")), name
+            assert not any(name.startswith(f"mcp_touchstone.{s}") for s in SEMANTICS), name
