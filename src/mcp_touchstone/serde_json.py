@@ -27,7 +27,9 @@ from __future__ import annotations
 import json as _json
 import math
 import re
+from collections.abc import Mapping
 from itertools import accumulate
+from types import MappingProxyType
 from typing import TypeAlias
 
 from mcp_touchstone._errors import TouchstoneError
@@ -39,6 +41,7 @@ __all__ = [
     "canonical",
     "format_float",
     "from_str",
+    "frozen_object",
     "to_string",
     "to_string_ordered",
     "validate",
@@ -325,6 +328,14 @@ def _dump(value: JSON, sort_keys: bool) -> str:
     out: list[str] = []
     _write(value, out, sort_keys)
     return "".join(out)
+
+
+def frozen_object(value: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """A read-only view of a JSON object, for a frozen value's field (a copy of ``value``'s
+    top level; an already read-only view is returned as is)."""
+    if type(value) is MappingProxyType:
+        return value
+    return MappingProxyType(dict(value))
 
 
 def to_string(value: JSON) -> str:

@@ -30,7 +30,7 @@ from mcp_touchstone.mrtr._payload_reader import (
     PayloadReader,
     check_field,
 )
-from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str
+from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
 
@@ -61,6 +61,8 @@ class StatePayload:
     aud: str | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "answers", frozen_object(self.answers))
+        object.__setattr__(self, "memos", frozen_object(self.memos))
         deduped = tuple(dict.fromkeys(self.effects))
         if deduped != self.effects:
             object.__setattr__(self, "effects", deduped)

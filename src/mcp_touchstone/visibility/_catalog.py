@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from mcp_touchstone._errors import (
     RpcError,
 )
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.serde_json import JSON, frozen_object
 from mcp_touchstone.visibility._policy import (
     ComponentKind,
 )
@@ -83,6 +83,10 @@ class Entry:
     id: str
     meta: Mapping[str, JSON] = field(default_factory=dict)
     wire: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "meta", frozen_object(self.meta))
+        object.__setattr__(self, "wire", frozen_object(self.wire))
 
 
 @dataclass(frozen=True, slots=True)

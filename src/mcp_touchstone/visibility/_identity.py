@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from mcp_touchstone._rust import split_whitespace
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.serde_json import JSON, frozen_object
 
 IDENTITY_KEY = "io.turbomcp.internal/identity"
 """The request ``_meta`` key a transport writes the authenticated principal under."""
@@ -41,6 +41,9 @@ class Identity:
 
     subject: str | None
     claims: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "claims", frozen_object(self.claims))
 
     @staticmethod
     def bearer(subject: str, claims: Mapping[str, JSON] | None = None) -> Identity:
