@@ -6,11 +6,12 @@ import importlib
 import inspect
 import pkgutil
 
+import pytest
+
 import mcp_touchstone
 from mcp_touchstone._errors import (
     INVALID_PARAMS,
     PARSE_ERROR,
-    RaisedRpcError,
     RpcError,
     TouchstoneError,
 )
@@ -67,7 +68,7 @@ def test_rpc_error_is_a_hashable_value_even_with_object_data() -> None:
 def test_state_error_carries_an_rpc_error() -> None:
     """StateError is raisable, carries its RpcError and exposes code, message, data, to_json."""
     exc = StateError(PARSE_ERROR, "EOF while parsing")
-    assert isinstance(exc, RaisedRpcError)
+    assert isinstance(exc, RpcError)
     assert isinstance(exc, TouchstoneError)
     assert exc.error == RpcError(PARSE_ERROR, "EOF while parsing")
     assert (exc.code, exc.message, exc.data, str(exc)) == (
@@ -78,3 +79,10 @@ def test_state_error_carries_an_rpc_error() -> None:
     )
     assert exc.to_json() == {"code": -32700, "message": "EOF while parsing", "data": None}
     assert exc == StateError(PARSE_ERROR, "EOF while parsing")
+
+
+def test_rpc_error_fields_are_read_only() -> None:
+    """An RpcError's code, message and data cannot be reassigned."""
+    error = RpcError(INVALID_PARAMS, "bad")
+    with pytest.raises(AttributeError):
+        error.code = 1

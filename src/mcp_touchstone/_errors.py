@@ -3,10 +3,10 @@
 * :class:`TouchstoneError` is the root of every exception the package raises, so a caller can
   catch everything the package raises (and nothing else) with one ``except``. Classes that were
   ``ValueError`` subclasses stay ``ValueError`` subclasses as well.
-* :class:`RpcError` is a frozen *value* ``(code, message, data=None)``: the JSON-RPC ``error``
-  object an upstream answers with. A semantic that returns ``Result<_, JsonRpcError>`` upstream
-  returns ``RpcError | None`` (an outcome as a value); one that raises carries an ``RpcError`` in
-  an exception (:class:`RaisedRpcError`, e.g. ``mrtr``'s ``StateError``).
+* :class:`RpcError` ``(code, message, data=None)`` is the JSON-RPC ``error`` object an upstream
+  answers with: a read-only value compared by fields, and raisable. A semantic that returns
+  ``Result<_, JsonRpcError>`` upstream returns ``RpcError | None`` (an outcome as a value); one
+  that propagates it raises it (``mrtr``'s ``StateError`` is a subclass).
 * The JSON-RPC codes every semantic uses are named here, once.
 
 The two upstreams render the error object differently: neva writes ``data`` always (``null``
@@ -16,7 +16,6 @@ when absent), turbomcp omits it when absent. ``RpcError.to_json()`` is neva's re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -61,17 +60,38 @@ class TouchstoneError(Exception):
     """The root of every exception mcp-touchstone raises."""
 
 
-@dataclass(frozen=True, slots=True)
-class RpcError:
+class RpcError(TouchstoneError):
     """A JSON-RPC error object: ``code``, ``message`` and optional ``data``.
 
-    A value (frozen, compared by fields); hashed by ``(code, message)`` since ``data`` may be
-    an unhashable JSON object.
+    One type for both uses: returned as a value (compared by type and fields; hashed by
+    ``(code, message)`` since ``data`` may be an unhashable JSON object) where the upstream
+    returns ``Result<_, JsonRpcError>``, and raised where it propagates the error with ``?``
+    (the mrtr round engine, ``StateError``). Its fields are read-only.
     """
+
+    __slots__ = ("code", "data", "message")
 
     code: int
     message: str
-    data: JSON = None
+    data: JSON
+
+    def __init__(self, code: int, message: str, data: JSON = None) -> None:
+        super().__init__(message)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "data", data)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in RpcError.__slots__:
+            raise AttributeError(f"{type(self).__name__}.{name} is read-only")
+        super().__setattr__(name, value)
+
+    @property
+    def error(self) -> RpcError:
+        """The plain error value this carries (itself, for a plain ``RpcError``)."""
+        if type(self) is RpcError:
+            return self
+        return RpcError(self.code, self.message, self.data)
 
     def to_json(self, *, omit_absent_data: bool = False) -> dict[str, JSON]:
         """The wire object: ``data`` written always, ``null`` when absent (neva), or left out
@@ -79,6 +99,13 @@ class RpcError:
         if omit_absent_data and self.data is None:
             return {"code": self.code, "message": self.message}
         return {"code": self.code, "message": self.message, "data": self.data}
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, RpcError)
+            and type(other) is type(self)
+            and (self.code, self.message, self.data) == (other.code, other.message, other.data)
+        )
 
     def __hash__(self) -> int:
         return hash((self.code, self.message))
@@ -89,46 +116,5 @@ class RpcError:
         return f"{type(self).__name__}({self.code}, {self.message!r}, {self.data!r})"
 
 
-class RaisedRpcError(TouchstoneError):
-    """An exception carrying an :class:`RpcError`: the raising form, for a core function whose
-    upstream fails by returning an error the caller propagates (``?``) straight to the wire.
-
-    Exposes the carried error's ``code``, ``message``, ``data`` and ``to_json()``; ``str(exc)``
-    is the message. Compared by type and carried error.
-    """
-
-    def __init__(self, code: int, message: str, data: JSON = None) -> None:
-        super().__init__(message)
-        self.error = RpcError(code, message, data)
-
-    @property
-    def code(self) -> int:
-        """The JSON-RPC code."""
-        return self.error.code
-
-    @property
-    def message(self) -> str:
-        """The JSON-RPC message."""
-        return self.error.message
-
-    @property
-    def data(self) -> JSON:
-        """The JSON-RPC ``data`` (``None`` when absent)."""
-        return self.error.data
-
-    def to_json(self, *, omit_absent_data: bool = False) -> dict[str, JSON]:
-        """The carried error's wire object (see :meth:`RpcError.to_json`)."""
-        return self.error.to_json(omit_absent_data=omit_absent_data)
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            type(other) is type(self)
-            and isinstance(other, RaisedRpcError)
-            and (other.error == self.error)
-        )
-
-    def __hash__(self) -> int:
-        return hash(self.error)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code}, {self.message!r})"
+RaisedRpcError = RpcError
+"""The former name of the raising form; :class:`RpcError` itself is raisable."""

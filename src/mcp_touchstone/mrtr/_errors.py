@@ -13,7 +13,6 @@ from mcp_touchstone._errors import (
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     PARSE_ERROR,
     UNSUPPORTED_PROTOCOL_VERSION,
-    RaisedRpcError,
     RpcError,
 )
 
@@ -29,7 +28,6 @@ __all__ = [
 ]
 
 
-class StateError(RaisedRpcError):
+class StateError(RpcError):
     """Why a ``requestState`` could not be sealed or opened (MRTR-SEAL-*, MRTR-OPEN-*): raised,
-    carrying the :class:`RpcError` neva answers with (``exc.error``; ``exc.code``,
-    ``exc.message``, ``exc.data`` and ``exc.to_json()`` read it)."""
+    an :class:`RpcError` (``exc.error`` is the plain value neva answers with)."""
