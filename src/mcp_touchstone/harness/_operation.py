@@ -6,8 +6,13 @@ from collections.abc import Callable
 
 from mcp_touchstone.serde_json import JSON
 
-Operation = Callable[[JSON], dict[str, JSON]]
-"""A harness operation: raw ``case.input`` in, output object out; total (never raises)."""
+HarnessOperation = Callable[[JSON], dict[str, JSON]]
+"""A harness operation: raw ``case.input`` in, output object out; total (never raises).
+
+Named apart from scope's grant operation enum (``mcp_touchstone.scope.Operation``)."""
+
+Operation = HarnessOperation
+"""The former name of :data:`HarnessOperation`, kept so adapter modules importing it still work."""
 
 V1_OPERATIONS: tuple[str, ...] = (
     "scope.resolve_matching_grants",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
@@ -79,7 +79,7 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     return _answer(raw, resolve_capability_grants)
 
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, HarnessOperation] = {
     "scope.resolve_matching_grants": op_resolve_matching_grants,
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
@@ -77,7 +78,7 @@ ScopeMatchError = OutOfScope | ConstraintError
 """The two error outcomes of the matcher (SCOPE-RES-5)."""
 
 
-class InvalidArgumentsError(ValueError):
+class InvalidArgumentsError(TouchstoneError, ValueError):
     """``arguments`` is not a JSON value serde_json could hold (API misuse, not an outcome)."""
 
 
