@@ -217,6 +217,24 @@ def _too_deep(text: str) -> bool:
 _DECODER = _json.JSONDecoder(
     parse_float=_parse_float, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
 )
+_PLAIN_INT_DECODER = _json.JSONDecoder(
+    parse_float=_parse_float, parse_constant=_parse_constant, strict=True
+)
+"""As :data:`_DECODER` but with the scanner's own C integer reader (no Python call per
+integer): used only on text where :func:`_plain_integers` holds, where it gives the same value."""
+
+_DIGIT_MASK = bytes(0x30 if 0x30 <= i <= 0x39 else 0x20 for i in range(256))
+"""A ``bytes.translate`` table: every ASCII digit to ``0``, every other byte to a space."""
+_DIGIT_RUN = b"0" * 19
+
+
+def _plain_integers(raw: bytes) -> bool:
+    """Whether Python's ``int`` reads every integer literal of ``raw`` as :func:`_parse_int`
+    does: true when ``raw`` holds no ``-0`` and no run of 19 digits anywhere (strings and
+    floats included, so the test is conservative). An integer literal of at most 18 digits
+    fits i64 and is an ``int`` either way; ``-0`` (a float in serde_json) and longer literals
+    are left to :data:`_DECODER`."""
+    return b"-0" not in raw and _DIGIT_RUN not in raw.translate(_DIGIT_MASK)
 
 
 def from_str(text: str | bytes) -> JSON:
@@ -228,14 +246,24 @@ def from_str(text: str | bytes) -> JSON:
     invalid UTF-8 and 128 levels of nesting are errors; duplicate keys: last wins.
     """
     if isinstance(text, bytes | bytearray):
+        raw = bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JsonError(f"invalid UTF-8 at byte {exc.start}") from None
+        has_surrogate = False  # Strict UTF-8 decoding never yields one.
+    else:
+        try:  # Strict UTF-8 encoding fails exactly on a surrogate code point.
+            raw = text.encode("utf-8")
+            has_surrogate = False
+        except UnicodeEncodeError:
+            raw = text.encode("utf-8", "surrogatepass")
+            has_surrogate = True
     if text.startswith("\ufeff"):
         raise JsonError("expected value at line 1 column 1")
+    decoder = _PLAIN_INT_DECODER if _plain_integers(raw) else _DECODER
     try:
-        value: JSON = _DECODER.decode(text)
+        value: JSON = decoder.decode(text)
     except JsonError:
         raise
     except _json.JSONDecodeError as exc:
@@ -244,7 +272,7 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError("recursion limit exceeded") from None
     if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep(text):
         raise JsonError("recursion limit exceeded")
-    if _SURROGATE.search(text):
+    if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
     if _LONE_SURROGATE_ESCAPE.search(text):
         _check_surrogate_escapes(text)
@@ -314,11 +342,18 @@ def _write(value: JSON, out: list[str], sort_keys: bool) -> None:
         raise JsonError(f"{type(value).__name__} is not a JSON value")
 
 
+_SORTED_ENCODER = _json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+)
+_ORDERED_ENCODER = _json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False
+)
+"""``json.dumps`` with these options, built once (``dumps`` builds an encoder per call)."""
+
+
 def _dump(value: JSON, sort_keys: bool) -> str:
     try:
-        fast = _json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
-        )
+        fast = (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
     except (TypeError, ValueError) as exc:
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
