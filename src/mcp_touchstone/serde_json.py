@@ -27,7 +27,7 @@ from __future__ import annotations
 import json as _json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 from types import MappingProxyType
 from typing import TypeAlias
@@ -351,9 +351,38 @@ _ORDERED_ENCODER = _json.JSONEncoder(
 """``json.dumps`` with these options, built once (``dumps`` builds an encoder per call)."""
 
 
+def _not_json(value: object) -> JSON:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODER: Callable[..., Callable[[JSON, int], list[str]]] | None = getattr(
+    _json.encoder, "c_make_encoder", None
+)
+# markers=None: no per-call id table (a JSON value has no cycles; one would end in RecursionError
+# rather than ValueError), so one encoder object serves every call and every thread.
+_C_SORTED = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(None, _not_json, _encode_str, None, ":", ",", True, False, False)
+)
+_C_ORDERED = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(None, _not_json, _encode_str, None, ":", ",", False, False, False)
+)
+"""The C encoders ``json.dumps`` would build for each call, built once."""
+
+
+def _encode_json(value: JSON, sort_keys: bool) -> str:
+    encoder = _C_SORTED if sort_keys else _C_ORDERED
+    if encoder is None:  # pragma: no cover - CPython always has the C accelerator
+        return (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
+    return "".join(encoder(value, 0))
+
+
 def _dump(value: JSON, sort_keys: bool) -> str:
     try:
-        fast = (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
+        fast = _encode_json(value, sort_keys)
     except (TypeError, ValueError) as exc:
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
