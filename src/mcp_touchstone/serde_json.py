@@ -246,7 +246,7 @@ def from_str(text: str | bytes) -> JSON:
     invalid UTF-8 and 128 levels of nesting are errors; duplicate keys: last wins.
     """
     if isinstance(text, bytes | bytearray):
-        raw = bytes(text)
+        raw = text if type(text) is bytes else bytes(text)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -274,7 +274,7 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
-    if _LONE_SURROGATE_ESCAPE.search(text):
+    if "\\" in text and _LONE_SURROGATE_ESCAPE.search(text):  # No backslash, no escape.
         _check_surrogate_escapes(text)
     return value
 
@@ -373,16 +373,13 @@ _C_ORDERED = (
 """The C encoders ``json.dumps`` would build for each call, built once."""
 
 
-def _encode_json(value: JSON, sort_keys: bool) -> str:
-    encoder = _C_SORTED if sort_keys else _C_ORDERED
-    if encoder is None:  # pragma: no cover - CPython always has the C accelerator
-        return (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
-    return "".join(encoder(value, 0))
-
-
 def _dump(value: JSON, sort_keys: bool) -> str:
+    encoder = _C_SORTED if sort_keys else _C_ORDERED
     try:
-        fast = _encode_json(value, sort_keys)
+        if encoder is not None:
+            fast = "".join(encoder(value, 0))
+        else:  # pragma: no cover - CPython always has the C accelerator
+            fast = (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
     except (TypeError, ValueError) as exc:
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
@@ -417,7 +414,7 @@ def canonical(value: JSON) -> str:
     """Canonical JSON: every object's keys sorted by code point (= UTF-8 bytes),
     arrays in order, compact (JSON-CANON-1).  The same text as :func:`to_string`
     (serde_json's ``Value`` keeps its map sorted), under the name the digest rules use."""
-    return to_string(value)
+    return _dump(value, sort_keys=True)
 
 
 # --------------------------------------------------------------------------- validate
