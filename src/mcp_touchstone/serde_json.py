@@ -214,6 +214,22 @@ def _too_deep(text: str) -> bool:
     return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
 
 
+_NON_BRACKET_BYTES = bytes(i for i in range(256) if i not in b"[]{}")
+_BYTE_NESTING = [0] * 256
+for _open in b"[{":
+    _BYTE_NESTING[_open] = 1
+for _close in b"]}":
+    _BYTE_NESTING[_close] = -1
+
+
+def _too_deep_plain(raw: bytes) -> bool:
+    """:func:`_too_deep` for (syntactically valid) UTF-8 text with no backslash: no string
+    then holds a quote, so the text between the quotes at even positions is everything outside
+    the strings, and its brackets are found at C speed."""
+    brackets = b"".join(raw.split(b'"')[::2]).translate(None, _NON_BRACKET_BYTES)
+    return max(accumulate(map(_BYTE_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
+
+
 _DECODER = _json.JSONDecoder(
     parse_float=_parse_float, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
 )
@@ -270,7 +286,9 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep(text):
+    if (text.count("[") + text.count("{")) >= MAX_DEPTH and (
+        _too_deep(text) if b"\\" in raw else _too_deep_plain(raw)
+    ):
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.

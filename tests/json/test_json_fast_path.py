@@ -110,3 +110,19 @@ def test_boundary_integers_on_either_path(text: str, expected: str) -> None:
     """The integers where Python's ``int`` and serde_json part ways still read as serde's."""
     assert to_string(from_str(text)) == expected
     assert to_string(from_str(text.encode())) == expected
+
+
+@given(
+    st.lists(
+        st.sampled_from(["[", "]", "{", "}", '"', '"a[', '{"k":', ",", "1", '"]"', "\\\\"]),
+        max_size=300,
+    ).map("".join),
+    st.integers(0, 200),
+)
+def test_plain_depth_matches_the_regex_depth(body: str, depth: int) -> None:
+    """The byte-level depth measure (text without a backslash) and the regex one agree on
+    any text built from brackets and string pieces, wrapped ``depth`` levels deep."""
+    text = "[" * depth + body + "]" * depth
+    if "\\" in text or text.count('"') % 2:
+        return
+    assert serde_json._too_deep_plain(text.encode()) == serde_json._too_deep(text)
