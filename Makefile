@@ -42,8 +42,11 @@ test: $(STAMP_DEV)
 slow: $(STAMP_DEV)
 	$(BIN)/pytest -q -m slow
 
-## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
+## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script);
+## results also go to bench/results/*.json.  The package is byte-compiled first, as pip does for
+## an installed wheel (an editable install under PYTHONDONTWRITEBYTECODE recompiles every start).
 bench: $(STAMP_BENCH)
+	$(BIN)/python -m compileall -q src/mcp_touchstone
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 ## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.

@@ -19,6 +19,10 @@ Measured in alternation, best of ROUNDS whole-process runs each:
   ``json.loads`` of each line of the same batch: no Python harness can go below this.
 * floor/interpreter -- ``python -c pass`` on the same interpreter.
 
+Start-up depends on bytecode: ``make bench`` byte-compiles the package first (as pip does for an
+installed wheel); without ``__pycache__`` and with ``PYTHONDONTWRITEBYTECODE`` set, as in this
+project's shared environment, every start compiles every imported module from source.
+
 Goal: within 5x of Chio's own Rust matcher on such a batch, which issue 13 puts at about
 0.04 s whole-process on this machine (so <= 0.2 s).  That figure is the issue's; it is not
 recorded in ``/work/shared/reference`` (neither ``anchors.md`` nor ``chio.md`` gives a timing),
