@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -71,16 +72,20 @@ def alternate(samplers: Mapping[str, Callable[[], float]], rounds: int) -> dict[
     return best
 
 
-def run_process(command: list[str], stdin: Path) -> float:
-    """Wall-clock seconds of one whole process run of ``command`` with ``stdin`` as its
-    standard input (output read and discarded; a non-zero exit is an error)."""
+def run_process(command: list[str], stdin: Path) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) seconds of one whole process run of ``command`` with
+    ``stdin`` as its standard input (output read and discarded; a non-zero exit is an error).
+    CPU time is the load-robust figure on a shared machine: waiting for a core is not in it."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with stdin.open("rb") as source:
         start = time.perf_counter()
         done = subprocess.run(command, stdin=source, stdout=subprocess.PIPE, check=False)
         seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{command!r} exited {done.returncode}")
-    return seconds
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu
 
 
 def write_results(name: str, figures: Mapping[str, Any]) -> Path:
