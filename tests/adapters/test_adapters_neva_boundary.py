@@ -16,8 +16,8 @@ from mcp_touchstone.mrtr._state import CheckContext, seal, verify
 
 RING = Keyring.single(b"shared-with-neva")
 NOW = 1_900_000_000
-ARGS = {"bucket": "b1"}
-SALIENT = {"name": "purge", "arguments": ARGS}
+ARGS: Any = {"bucket": "b1"}
+SALIENT: Any = {"name": "purge", "arguments": ARGS}
 FORM = types.ElicitRequest(
     params=types.ElicitRequestFormParams(
         message="Sure?", requested_schema={"type": "object", "properties": {}}
