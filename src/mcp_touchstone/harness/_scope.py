@@ -83,3 +83,12 @@ OPERATIONS: dict[str, Operation] = {
     "scope.resolve_matching_grants": op_resolve_matching_grants,
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }
+
+
+# -- Second wave (chio-admit): scope.admit, scope.bind_event, scope.evaluate_entry ------------
+# The adapters live in _scope_admission.py; this section only registers them here.
+from mcp_touchstone.harness._scope_admission import (  # noqa: E402 (kept in its own section so parallel edits to this file stay append-only)
+    OPERATIONS as _ADMISSION_OPERATIONS,
+)
+
+OPERATIONS.update(_ADMISSION_OPERATIONS)

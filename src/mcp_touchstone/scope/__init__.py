@@ -9,10 +9,57 @@ The public API:
   :class:`OutOfScope`.
 * :func:`constraint_matches` evaluates one constraint against :class:`ArgumentFacts` (the
   reusable piece for a hosted admission loop built on top).
+* :func:`admit` runs the hosted admission loop over ranked candidates with injected stage
+  outcomes (``permits_matching_grant``, governed, guard, runtime hook, budget, precedence).
+* :func:`evaluate_entry` models where each evaluate entry point refuses cumulative approval
+  (:func:`has_cumulative_approval`) before matching.
+* :func:`bind_event` is the AG-UI proxy's capability-bound decision, with
+  :func:`grant_binds_event` re-reading ``Custom`` constraints against trusted event fields.
 """
 
+from mcp_touchstone.scope._admission import (
+    AdmissionCandidate,
+    AdmissionDecision,
+    AdmissionDeny,
+    AdmissionPending,
+    AdmissionSelect,
+    AdmissionStage,
+    BudgetOutcome,
+    BudgetOutcomeKind,
+    DurableAdmission,
+    RuntimeOutcome,
+    TraceEntry,
+    admit,
+    budget_hold_id,
+    permits_matching_grant,
+    requires_payment_for,
+)
+from mcp_touchstone.scope._agui import (
+    AG_UI_SERVER_ID,
+    AgUiBlock,
+    AgUiDecision,
+    AgUiEvent,
+    AgUiForward,
+    EventClassification,
+    InvalidEventError,
+    TargetComponent,
+    bind_event,
+    event_scope_arguments,
+    grant_binds_event,
+)
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_constraint, decode_scope
+from mcp_touchstone.scope._entry import (
+    EntryAllowed,
+    EntryDenied,
+    EntryMatches,
+    EntryOutcome,
+    EntryPath,
+    EntryRefused,
+    RefusalKind,
+    evaluate_entry,
+    has_cumulative_approval,
+)
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     InvalidArgumentsError,
@@ -39,28 +86,63 @@ from mcp_touchstone.scope._types import (
 )
 
 __all__ = [
+    "AG_UI_SERVER_ID",
     "DECIDED_KINDS",
     "REFUSED_KINDS",
+    "AdmissionCandidate",
+    "AdmissionDecision",
+    "AdmissionDeny",
+    "AdmissionPending",
+    "AdmissionSelect",
+    "AdmissionStage",
+    "AgUiBlock",
+    "AgUiDecision",
+    "AgUiEvent",
+    "AgUiForward",
     "ArgumentFacts",
+    "BudgetOutcome",
+    "BudgetOutcomeKind",
     "ChioScope",
     "Constraint",
     "ConstraintError",
     "ConstraintKind",
+    "DurableAdmission",
+    "EntryAllowed",
+    "EntryDenied",
+    "EntryMatches",
+    "EntryOutcome",
+    "EntryPath",
+    "EntryRefused",
+    "EventClassification",
     "InvalidArgumentsError",
+    "InvalidEventError",
     "MatchedGrant",
     "MonetaryAmount",
     "Operation",
     "OutOfScope",
     "PromptGrant",
+    "RefusalKind",
     "ResourceGrant",
+    "RuntimeOutcome",
     "ScopeDecodeError",
     "ScopeMatchError",
+    "TargetComponent",
     "ToolGrant",
+    "TraceEntry",
+    "admit",
+    "bind_event",
+    "budget_hold_id",
     "constraint_matches",
     "constraint_name",
     "decode_constraint",
     "decode_scope",
+    "evaluate_entry",
+    "event_scope_arguments",
+    "grant_binds_event",
     "grant_targets",
+    "has_cumulative_approval",
+    "permits_matching_grant",
+    "requires_payment_for",
     "resolve_capability_grants",
     "resolve_matching_grants",
 ]
