@@ -8,6 +8,9 @@ from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.serde_json import JSON
 
 ADDED_OPERATIONS = {"json.to_string"}
+# Pinned in harness-v1.md's second-wave sections (scope.admit, scope.bind_event) and our
+# addition scope.evaluate_entry (spec/harness.md, HARNESS-SCOPE-1).
+ADDED_OPERATIONS |= {"scope.admit", "scope.bind_event", "scope.evaluate_entry"}
 
 JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected": [1, {"a": None}]}]
 
