@@ -59,12 +59,12 @@ def make_event(
     )
 
 
-def custom(key: str, value: str) -> dict[str, JSON]:
+def custom(key: str, value: str) -> JSON:
     """A Custom constraint."""
     return con("custom", [key, value])
 
 
-def scoped_grant(tool: str = "submit", *extra: dict[str, JSON]) -> dict[str, JSON]:
+def scoped_grant(tool: str = "submit", *extra: JSON) -> dict[str, JSON]:
     """Upstream's ``make_scoped_capability`` grant: ag-ui/{tool}, session sess-1, target chat."""
     return grant(
         "ag-ui",
@@ -232,19 +232,23 @@ def test_two_way_binding_matrix(
     field: str, customs: list[str], trusted: str | None, binds: bool
 ) -> None:
     """SCOPE-AGUI-5: the decision matrix for each strictly bound field."""
-    base = {"session_id": "s", "target_component_type": "t", "target_component_id": "i"}
-    base[field] = trusted  # type: ignore[assignment]
-    constraints = [custom(k, v) for k, v in base.items() if k != field and v is not None]
+    trusted_fields: dict[str, str | None] = {
+        "session_id": "s",
+        "target_component_type": "t",
+        "target_component_id": "i",
+    }
+    trusted_fields[field] = trusted
+    if trusted_fields["target_component_type"] is None:
+        trusted_fields["target_component_id"] = None  # no target, so no component id either
+    constraints: list[JSON] = [
+        custom(k, v) for k, v in trusted_fields.items() if k != field and v is not None
+    ]
     constraints += [custom(field, v) for v in customs]
-    target = (
-        None
-        if base["target_component_type"] is None
-        else TargetComponent(base["target_component_type"], base["target_component_id"])
+    kind, component = trusted_fields["target_component_type"], trusted_fields["target_component_id"]
+    event = make_event(
+        session_id=trusted_fields["session_id"],
+        target=None if kind is None else TargetComponent(kind, component),
     )
-    if field == "target_component_type" and trusted is None:
-        target = None
-        constraints = [c for c in constraints if c["value"][0] != "target_component_id"]  # type: ignore[index]
-    event = make_event(session_id=base["session_id"], target=target)
     assert grant_binds_event(_tool_grant(grant("ag-ui", "submit", constraints)), event) is binds
 
 
@@ -254,7 +258,10 @@ def test_two_way_binding_matrix(
 )
 def test_event_id_optional_binding(customs: list[str], binds: bool) -> None:
     """SCOPE-AGUI-5: event_id binds only when named, and then every value must equal the event's."""
-    constraints = [custom("session_id", "sess-1"), custom("target_component_type", "chat")]
+    constraints: list[JSON] = [
+        custom("session_id", "sess-1"),
+        custom("target_component_type", "chat"),
+    ]
     constraints += [custom("event_id", v) for v in customs]
     assert (
         grant_binds_event(_tool_grant(grant("ag-ui", "submit", constraints)), make_event()) is binds
@@ -294,7 +301,7 @@ def test_never_binds_when_named_trusted_field_is_absent(
     event = make_event(
         session_id=None if field == "session_id" else "sess-1",
         target=None if field == "target_component_type" else TargetComponent("chat", None),
-        payload={"metadata": payload, field: value},
+        payload={"metadata": dict[str, JSON](payload), field: value},
     )
     g = grant("ag-ui", "submit", [custom(field, value)])
     assert not grant_binds_event(_tool_grant(g), event)
