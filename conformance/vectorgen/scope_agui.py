@@ -838,7 +838,10 @@ def _bind_more() -> list[dict[str, Json]]:
 
 def _bind_malformed() -> list[dict[str, Json]]:
     ev = _event()
-    drop = lambda k: {x: y for x, y in ev.items() if x != k}  # noqa: E731 (a one-line table helper)
+
+    def drop(key: str) -> dict[str, Json]:
+        return {k: v for k, v in ev.items() if k != key}
+
     cases: list[tuple[str, str, Json, Json]] = [
         ("not-object", "Input that is not an object.", [ev], _invalid()),
         ("missing-scope", "No scope.", {"event": ev}, _invalid()),
