@@ -845,7 +845,13 @@ def _matrix() -> list[dict[str, Json]]:
             {
                 "id": "scope-admit-mx-" + "-".join(classes),
                 "comment": "Candidates in ranked order: " + ", ".join(classes) + ".",
-                "rules": ["SCOPE-ADMIT-4", "SCOPE-ADMIT-5", "SCOPE-ADMIT-6", "SCOPE-ADMIT-7"]
+                "rules": [
+                    "SCOPE-ADMIT-1",
+                    "SCOPE-ADMIT-4",
+                    "SCOPE-ADMIT-5",
+                    "SCOPE-ADMIT-6",
+                    "SCOPE-ADMIT-7",
+                ]
                 + (["SCOPE-ADMIT-2"] if durable else []),
                 "flags": ["matrix", "poison"],
                 "origin": "seed",

@@ -149,8 +149,7 @@ BRANCHES = [
 def test_single_candidate_branches(
     name: str, candidate: AdmissionCandidate, expected: object
 ) -> None:
-    """SCOPE-ADMIT-4, SCOPE-ADMIT-5, SCOPE-ADMIT-6: each stage outcome continues or returns as the
-    seed states."""
+    """SCOPE-ADMIT-5, SCOPE-ADMIT-6, SCOPE-ADMIT-9: each outcome continues or returns as stated."""
     assert shape(run(candidate)) == expected, name
 
 
