@@ -444,3 +444,68 @@ def test_without_durable_the_fallback_never_appears(cands: list[AdmissionCandida
     """SCOPE-ADMIT-7: without a durable admission something is always recorded, so no fallback."""
     d = admit(CAP, OPERATION_ID, None, tuple(cands))
     assert not (isinstance(d, AdmissionDeny) and d.stage is AdmissionStage.DURABLE)
+
+
+def _naive(cands: list[AdmissionCandidate], durable: DurableAdmission | None) -> tuple[object, ...]:
+    """The seed's bullets restated over precomputed per-candidate verdicts (independent shape)."""
+    verdicts: list[tuple[str, str]] = []
+    for c in cands:
+        if not _permitted(c, durable, cands):
+            verdicts.append(("skip", ""))
+        elif c.governed is not None:
+            verdicts.append(("governed", c.governed))
+        elif c.guard is not None:
+            verdicts.append(("guard", c.guard))
+        elif not c.runtime.allowed:
+            reason = c.runtime.reason
+            verdicts.append(
+                ("return-runtime", "runtime admission denied" if reason is None else reason)
+            )
+        else:
+            kind = c.budget.kind.value
+            if kind == "exhausted":
+                verdicts.append(("exhausted" if c.budget.released else "return-budget", EXHAUSTED))
+            elif kind == "error":
+                verdicts.append(("return-budget", c.budget.message))
+            else:
+                verdicts.append((kind, ""))
+    stops = [
+        i
+        for i, (v, _) in enumerate(verdicts)
+        if v.startswith("return") or v in ("authorized", "pending")
+    ]
+    end = stops[0] + 1 if stops else len(cands)
+    ran = {
+        "skip": (),
+        "governed": (G,),
+        "guard": (G, U),
+        "return-runtime": (G, U, R),
+    }
+    trace = tuple(
+        (c.index, ran.get(v, ALL)) for c, (v, _) in zip(cands[:end], verdicts[:end], strict=True)
+    )
+    if stops:
+        verdict, message = verdicts[stops[0]]
+        index = cands[stops[0]].index
+        if verdict == "authorized":
+            return ("select", index, trace)
+        if verdict == "pending":
+            return ("pending", index, trace)
+        return ("deny", R if verdict == "return-runtime" else B, message, trace)
+    seen = [v for v, _ in verdicts]
+    first = dict(reversed(verdicts))
+    if "exhausted" in seen:
+        return ("deny", B, EXHAUSTED, trace)
+    if "guard" in seen:
+        return ("deny", U, first["guard"], trace)
+    if "governed" in seen:
+        return ("deny", G, first["governed"], trace)
+    return ("deny", AdmissionStage.DURABLE, FALLBACK, trace)
+
+
+@given(candidate_lists(max_size=6), durables())
+def test_loop_agrees_with_a_naive_restatement(
+    cands: list[AdmissionCandidate], durable: DurableAdmission | None
+) -> None:
+    """SCOPE-ADMIT-4, SCOPE-ADMIT-7: admit equals the seed's bullets restated per candidate."""
+    assert shape(admit(CAP, OPERATION_ID, durable, tuple(cands))) == _naive(cands, durable)

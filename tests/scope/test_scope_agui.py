@@ -24,6 +24,7 @@ from mcp_touchstone.scope import (
     event_scope_arguments,
     grant_binds_event,
 )
+from mcp_touchstone.scope._types import Custom
 from mcp_touchstone.serde_json import JSON
 from tests.scope._helpers import con, grant, scope
 
@@ -306,3 +307,55 @@ def test_never_binds_when_named_trusted_field_is_absent(
     g = grant("ag-ui", "submit", [custom(field, value)])
     assert not grant_binds_event(_tool_grant(g), event)
     assert isinstance(bind_event(scope(g), event), AgUiBlock)
+
+
+_TRUSTED = ("event_id", "session_id", "target_component_type", "target_component_id")
+_values = st.sampled_from(["a", "b", ""])
+_grant_json = st.builds(
+    lambda server, tool, customs: grant(server, tool, [custom(k, v) for k, v in customs]),
+    st.sampled_from(["ag-ui", "*"]),
+    st.sampled_from(["submit", "*", "alert"]),
+    st.lists(st.tuples(st.sampled_from([*_TRUSTED, "note"]), _values), max_size=4),
+)
+_events = st.builds(
+    lambda eid, session, target, payload: make_event(
+        event_id=eid, session_id=session, target=target, payload=payload
+    ),
+    st.sampled_from(["a", "b"]),
+    st.one_of(st.none(), _values),
+    st.one_of(
+        st.none(),
+        st.builds(TargetComponent, st.sampled_from(["a", "b"]), st.one_of(st.none(), _values)),
+    ),
+    st.dictionaries(st.sampled_from([*_TRUSTED, "note"]), _values, max_size=3),
+)
+
+
+def _trusted(event: AgUiEvent) -> dict[str, str | None]:
+    target = event.target
+    return {
+        "event_id": event.event_id,
+        "session_id": event.session_id,
+        "target_component_type": None if target is None else target.component_type,
+        "target_component_id": None if target is None else target.component_id,
+    }
+
+
+@given(st.lists(_grant_json, max_size=4), _events)
+def test_forward_only_through_grants_that_bind(grants: list[JSON], event: AgUiEvent) -> None:
+    """SCOPE-AGUI-3, SCOPE-AGUI-5: binding is the ranked matches that fit the trusted fields."""
+    s = decode_scope({"grants": grants})
+    decision = bind_event(s, event)
+    if isinstance(decision, AgUiBlock):
+        return
+    trusted = _trusted(event)
+    ranked = [m.index for m in decision.matches]
+    assert decision.binding
+    assert list(decision.binding) == [i for i in ranked if i in decision.binding]
+    for index in decision.binding:
+        customs = [c for c in s.grants[index].constraints if isinstance(c, Custom)]
+        for c in customs:
+            if c.key in trusted:
+                assert trusted[c.key] == c.expected
+        for field in _TRUSTED[1:]:
+            assert any(c.key == field for c in customs) == (trusted[field] is not None)
