@@ -1,6 +1,9 @@
 """Vectors for ``scope.bind_event`` (the AG-UI proxy) and ``scope.evaluate_entry`` (where each
 evaluate entry point refuses cumulative approval).
 
+Length: this module is long because it is a table of hand-stated vectors (the formatter puts
+each field of a case on its own line); splitting it would scatter one operation's cases.
+
 Every expected answer is stated by hand from seed 003 (the proxy paragraph, "Cumulative approval
 before matching"), ``shared/reference/chio.md`` §7-§8 and the upstream code and tests
 (bb-connor/arc ``chio-ag-ui-proxy/src/proxy/core.rs`` @ ``123cc792``, its helpers @

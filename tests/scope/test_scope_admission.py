@@ -3,6 +3,9 @@ pair, the durable filter, the exact texts, the trace, and the loop's properties.
 
 chio.md §6.6's worked cases are re-expressed here; chio.md names no upstream unit test for the
 loop itself (backbay-labs/chio ``async_evaluation_core.rs`` @ ``feedb5a7``).
+
+Length: one file for the loop's tables, properties and the naive restatement they share helpers
+with; about 500 lines.
 """
 
 from __future__ import annotations
