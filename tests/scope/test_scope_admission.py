@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone.scope import (
@@ -511,4 +511,14 @@ def test_loop_agrees_with_a_naive_restatement(
     cands: list[AdmissionCandidate], durable: DurableAdmission | None
 ) -> None:
     """SCOPE-ADMIT-4, SCOPE-ADMIT-7: admit equals the seed's bullets restated per candidate."""
+    assert shape(admit(CAP, OPERATION_ID, durable, tuple(cands))) == _naive(cands, durable)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000)
+@given(candidate_lists(max_size=7), durables())
+def test_loop_agrees_with_a_naive_restatement_long(
+    cands: list[AdmissionCandidate], durable: DurableAdmission | None
+) -> None:
+    """SCOPE-ADMIT-7: the naive restatement agrees on a longer run (make slow)."""
     assert shape(admit(CAP, OPERATION_ID, durable, tuple(cands))) == _naive(cands, durable)
