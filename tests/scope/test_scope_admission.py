@@ -522,3 +522,51 @@ def test_loop_agrees_with_a_naive_restatement_long(
 ) -> None:
     """SCOPE-ADMIT-7: the naive restatement agrees on a longer run (make slow)."""
     assert shape(admit(CAP, OPERATION_ID, durable, tuple(cands))) == _naive(cands, durable)
+
+
+# -- backbay-labs/chio kernel tests, re-expressed on the loop (tests/guard_pipeline.rs, budget.rs) --
+# Each upstream test drives the whole kernel; what is re-expressed is the admission-loop part.
+
+
+def test_guard_denies_request() -> None:
+    """SCOPE-ADMIT-7: a lone candidate whose guard denies is denied with the guard's text."""
+    msg = 'guard denied the request: guard "deny-all" denied the request'
+    d = run(cand(0, guard=msg))
+    assert isinstance(d, AdmissionDeny)
+    assert "deny-all" in d.message
+
+
+def test_guard_error_treated_as_deny() -> None:
+    """SCOPE-ADMIT-5: a guard error is a guard denial (fail-closed), not a pass."""
+    msg = 'guard denied the request: guard "broken" error (fail-closed): guard crashed'
+    d = run(cand(0, guard=msg))
+    assert isinstance(d, AdmissionDeny)
+    assert "fail-closed" in d.message
+
+
+def test_unlimited_grant_guard_denial_does_not_reverse_budget_store() -> None:
+    """SCOPE-ADMIT-4: guards run before the budget, so a guard denial never reaches the budget."""
+    d = run(cand(0, guard="deny-all", budget="error", message="never reached"))
+    assert [e.ran for e in d.trace] == [(G, U)]
+
+
+def test_monetary_guard_denial_releases_budget_and_records_attempted_cost() -> None:
+    """SCOPE-ADMIT-4: a guard denial on a capped grant moves no money: the budget stage never ran."""
+    d = run(cand(0, per_call=100, total=100, guard="deny-once", budget="authorized"))
+    assert isinstance(d, AdmissionDeny)
+    assert d.stage is AdmissionStage.GUARD
+    assert B not in d.trace[0].ran
+
+
+def test_matched_grant_index_populated_in_guard_context() -> None:
+    """SCOPE-ADMIT-1: the stages run per candidate with its own grant index (here index 1)."""
+    d = run(cand(1))
+    assert isinstance(d, AdmissionSelect)
+    assert d.trace[0].index == d.index == 1
+
+
+def test_budget_exhaustion() -> None:
+    """SCOPE-ADMIT-5: an exhausted budget denies with a reason naming the budget."""
+    d = run(cand(0, budget="exhausted"))
+    assert isinstance(d, AdmissionDeny)
+    assert "budget" in d.message
