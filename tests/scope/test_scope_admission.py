@@ -524,7 +524,7 @@ def test_loop_agrees_with_a_naive_restatement_long(
     assert shape(admit(CAP, OPERATION_ID, durable, tuple(cands))) == _naive(cands, durable)
 
 
-# -- backbay-labs/chio kernel tests, re-expressed on the loop (tests/guard_pipeline.rs, budget.rs) --
+# -- backbay-labs/chio kernel tests re-expressed on the loop (tests/guard_pipeline.rs, budget.rs)
 # Each upstream test drives the whole kernel; what is re-expressed is the admission-loop part.
 
 
@@ -551,7 +551,7 @@ def test_unlimited_grant_guard_denial_does_not_reverse_budget_store() -> None:
 
 
 def test_monetary_guard_denial_releases_budget_and_records_attempted_cost() -> None:
-    """SCOPE-ADMIT-4: a guard denial on a capped grant moves no money: the budget stage never ran."""
+    """SCOPE-ADMIT-4: a guard denial on a capped grant moves no money: no budget stage ran."""
     d = run(cand(0, per_call=100, total=100, guard="deny-once", budget="authorized"))
     assert isinstance(d, AdmissionDeny)
     assert d.stage is AdmissionStage.GUARD
