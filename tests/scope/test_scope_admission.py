@@ -5,7 +5,7 @@ chio.md §6.6's worked cases are re-expressed here; chio.md names no upstream un
 loop itself (backbay-labs/chio ``async_evaluation_core.rs`` @ ``feedb5a7``).
 
 Length: one file for the loop's tables, properties and the naive restatement they share helpers
-with; about 500 lines.
+with, and the upstream kernel tests re-expressed on the loop; about 580 lines.
 """
 
 from __future__ import annotations
