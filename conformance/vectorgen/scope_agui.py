@@ -1341,7 +1341,7 @@ def _entry() -> list[dict[str, Json]]:
             p,
             f"bad-{vid}",
             f"Malformed input ({vid.replace('-', ' ')}) is invalid_input.",
-            ["SCOPE-CUMUL-6", "HARNESS-SCOPE-1"],
+            ["SCOPE-CUMUL-6", "HARNESS-ENTRY-1"],
             ["malformed"],
             inp,
             _invalid(),

@@ -24,3 +24,7 @@ V1_OPERATIONS: tuple[str, ...] = (
     "visibility.dispatch",
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
+
+PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round", "scope.admit", "scope.bind_event")
+"""Operations pinned after v1: ``mrtr.round`` by its own contract (``mrtr-round.md``), the scope
+ones by harness-v1.md's sections marked "added in the second wave"."""
