@@ -9,6 +9,7 @@ The operations are total.
 
 from __future__ import annotations
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._admission import (
     AdmissionCandidate,
     AdmissionDeny,
@@ -45,7 +46,7 @@ from mcp_touchstone.serde_json import JSON
 _U64_MAX = (1 << 64) - 1
 
 
-class _BadInputError(Exception):
+class _BadInputError(TouchstoneError):
     """Input outside the operation's shape; the message names the place."""
 
 

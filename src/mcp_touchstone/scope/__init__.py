@@ -15,6 +15,13 @@ The public API:
   (:func:`has_cumulative_approval`) before matching.
 * :func:`bind_event` is the AG-UI proxy's capability-bound decision, with
   :func:`grant_binds_event` re-reading ``Custom`` constraints against trusted event fields.
+* :func:`resolve_hosted_matching_grants` is the hosted kernel's matcher profile: 11 variants
+  decided (``regex_match`` and ``memory_write_deny_patterns`` with the Rust ``regex`` crate,
+  ``model_constraint`` over a :class:`ModelMetadata`), 10 passed on to later stages, 3 dropping
+  the grant; it answers ranked matches or an :class:`InvalidConstraint`.
+  :func:`resolve_required_hosted_matching_grants` also turns "nothing" into
+  :class:`HostedOutOfScope`; :func:`hosted_constraint_matches` evaluates one constraint against
+  :class:`HostedFacts`.  The regex binding is imported on first use of a pattern.
 """
 
 from mcp_touchstone.scope._admission import (
@@ -60,6 +67,23 @@ from mcp_touchstone.scope._entry import (
     evaluate_entry,
     has_cumulative_approval,
 )
+from mcp_touchstone.scope._hosted import (
+    HOSTED_BEHAVIOUR,
+    HOSTED_DECIDED_KINDS,
+    HOSTED_DROP_KINDS,
+    HOSTED_PASS_KINDS,
+    HostedBehaviour,
+    HostedFacts,
+    HostedOutOfScope,
+    InvalidConstraint,
+    ModelMetadata,
+    ProvenanceEvidenceClass,
+    hosted_constraint_matches,
+    model_constraint_matches,
+    resolve_hosted_matching_grants,
+    resolve_required_hosted_matching_grants,
+)
+from mcp_touchstone.scope._hosted_decode import decode_model_metadata
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     InvalidArgumentsError,
@@ -78,6 +102,7 @@ from mcp_touchstone.scope._types import (
     ChioScope,
     Constraint,
     ConstraintKind,
+    ModelSafetyTier,
     MonetaryAmount,
     Operation,
     PromptGrant,
@@ -88,6 +113,10 @@ from mcp_touchstone.scope._types import (
 __all__ = [
     "AG_UI_SERVER_ID",
     "DECIDED_KINDS",
+    "HOSTED_BEHAVIOUR",
+    "HOSTED_DECIDED_KINDS",
+    "HOSTED_DROP_KINDS",
+    "HOSTED_PASS_KINDS",
     "REFUSED_KINDS",
     "AdmissionCandidate",
     "AdmissionDecision",
@@ -114,13 +143,20 @@ __all__ = [
     "EntryPath",
     "EntryRefused",
     "EventClassification",
+    "HostedBehaviour",
+    "HostedFacts",
+    "HostedOutOfScope",
     "InvalidArgumentsError",
+    "InvalidConstraint",
     "InvalidEventError",
     "MatchedGrant",
+    "ModelMetadata",
+    "ModelSafetyTier",
     "MonetaryAmount",
     "Operation",
     "OutOfScope",
     "PromptGrant",
+    "ProvenanceEvidenceClass",
     "RefusalKind",
     "ResourceGrant",
     "RuntimeOutcome",
@@ -135,14 +171,19 @@ __all__ = [
     "constraint_matches",
     "constraint_name",
     "decode_constraint",
+    "decode_model_metadata",
     "decode_scope",
     "evaluate_entry",
     "event_scope_arguments",
     "grant_binds_event",
     "grant_targets",
     "has_cumulative_approval",
+    "hosted_constraint_matches",
+    "model_constraint_matches",
     "permits_matching_grant",
     "requires_payment_for",
     "resolve_capability_grants",
+    "resolve_hosted_matching_grants",
     "resolve_matching_grants",
+    "resolve_required_hosted_matching_grants",
 ]

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from mcp_touchstone.scope._arguments import rust_trim
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import rust_trim
 from mcp_touchstone.scope._entry import has_cumulative_approval
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
@@ -86,7 +87,7 @@ class AgUiEvent:
     target: TargetComponent | None = None
 
 
-class InvalidEventError(ValueError):
+class InvalidEventError(TouchstoneError, ValueError):
     """The event fails the proxy's boundary validation (an error, not a block)."""
 
 
