@@ -13,6 +13,7 @@ from mcp_touchstone.mrtr._capabilities import (
     parse_capabilities,
 )
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr._requests import unit_variant_error
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
@@ -33,9 +34,7 @@ MRTR_METHODS: frozenset[str] = frozenset({"tools/call", "prompts/get", "resource
 CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """The request ``_meta`` key holding the client's capabilities."""
 
-_LOG_LEVELS = frozenset(
-    {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-)
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 class MetaError(ValueError):
@@ -71,7 +70,7 @@ _META_FIELDS = (
 )
 """``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``)."""
 _META_DEFAULTED = frozenset({"inputResponses", "requestState"})
-_ICON_THEMES = frozenset({"dark", "light"})
+_ICON_THEMES = ("dark", "light")
 
 
 def _check_icon(value: JSON) -> None:
@@ -87,8 +86,8 @@ def _check_icon(value: JSON) -> None:
     ):
         raise MetaError("icon `sizes` must be a list of strings")
     theme = icon.get("theme")
-    if theme is not None and theme not in _ICON_THEMES:
-        raise MetaError("icon `theme` must be dark or light")
+    if theme is not None and unit_variant_error(theme, _ICON_THEMES) is not None:
+        raise MetaError(f"icon `theme`: {unit_variant_error(theme, _ICON_THEMES)}")
 
 
 def _check_client_info(value: JSON) -> None:
@@ -127,8 +126,8 @@ def parse_request_meta(value: JSON) -> RequestMeta:
     if info is not None:
         _check_client_info(info)
     level = meta.get("io.modelcontextprotocol/logLevel")
-    if level is not None and level not in _LOG_LEVELS:
-        raise MetaError("invalid logLevel")
+    if level is not None and unit_variant_error(level, _LOG_LEVELS) is not None:
+        raise MetaError(f"invalid logLevel: {unit_variant_error(level, _LOG_LEVELS)}")
     responses = meta.get("inputResponses")
     if responses is not None and not isinstance(responses, dict):
         raise MetaError("invalid inputResponses")

@@ -107,12 +107,41 @@ def _optional_str_list(obj: dict[str, JSON], name: str) -> None:
             raise _type_error(item, "a string")
 
 
+def _variants(names: tuple[str, ...]) -> str:
+    """serde's list of expected variants: `a`, `a` or `b`, one of `a`, `b`, `c`."""
+    quoted = [f"`{n}`" for n in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} or {quoted[1]}"
+    return "one of " + ", ".join(quoted)
+
+
+def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
+    """Why serde's derived ``Deserialize`` of a unit-only enum with variants ``names`` refuses
+    ``value``, or ``None`` when it accepts it: a variant name, or serde's map form of a unit
+    variant (``{"<name>": null}``).  Any JSON value may arrive here: a list or object is never
+    used as a set member (MRTR-REQ-4)."""
+    if isinstance(value, str):
+        return None if value in names else f"unknown variant `{value}`, expected {_variants(names)}"
+    if not isinstance(value, dict):
+        return f"invalid type: {unexpected(value)}, expected string or map"
+    if len(value) != 1:
+        return "invalid value: map, expected map with a single key"
+    ((name, payload),) = value.items()
+    if name not in names:
+        return f"unknown variant `{name}`, expected {_variants(names)}"
+    if payload is not None:
+        return f"invalid type: {unexpected(payload)}, expected unit variant"
+    return None
+
+
 def _is_int_in(value: JSON, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-_PROPERTY_TYPES = frozenset({"none", "array", "string", "number", "integer", "boolean", "object"})
-_STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+_PROPERTY_TYPES = ("none", "array", "string", "number", "integer", "boolean", "object")
+_STRING_FORMATS = ("email", "uri", "date", "date-time")
 
 
 def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
@@ -189,7 +218,7 @@ def _schema_ok(value: JSON) -> bool:
             common
             and _opt(value, "minLength", _is_usize)
             and _opt(value, "maxLength", _is_usize)
-            and _opt(value, "format", lambda x: x in _STRING_FORMATS)
+            and _opt(value, "format", lambda x: unit_variant_error(x, _STRING_FORMATS) is None)
         )
     if kind == "array":
         items = value.get("items")
@@ -198,9 +227,9 @@ def _schema_ok(value: JSON) -> bool:
         if "anyOf" in items:
             items_ok = _required(items, "anyOf", _is_enum_option_list)
         elif "enum" in items:
-            items_ok = _opt(items, "type", lambda x: x in _PROPERTY_TYPES) and _required(
-                items, "enum", _is_str_list
-            )
+            items_ok = _opt(
+                items, "type", lambda x: unit_variant_error(x, _PROPERTY_TYPES) is None
+            ) and _required(items, "enum", _is_str_list)
         else:
             return False
         return (
@@ -243,11 +272,10 @@ def _check_form(value: JSON) -> None:
         ("type", "properties", "required"),
         frozenset({"type"}),
     )
-    if "type" in schema and schema["type"] not in _PROPERTY_TYPES:
-        kind = schema["type"]
-        if isinstance(kind, str):
-            raise InputRequestError(f"unknown variant `{kind}`")
-        raise _type_error(kind, "a PropertyType")
+    if "type" in schema:
+        refused = unit_variant_error(schema["type"], _PROPERTY_TYPES)
+        if refused is not None:
+            raise InputRequestError(refused)
     properties = _field(schema, "properties", dict, "a map")
     for name, item in properties.items():
         if not _schema_ok(item):
