@@ -65,8 +65,15 @@ def derive_key(secret: bytes) -> bytes:
 
 
 @functools.lru_cache(maxsize=64)
+def _cached_cipher(secret: bytes) -> ChaCha20Poly1305:
+    return ChaCha20Poly1305(derive_key(secret))
+
+
 def _cipher(secret: bytes) -> ChaCha20Poly1305:
-    """The AEAD for ``secret`` (memoized: deriving the key is a pure function of it)."""
+    """The AEAD for ``secret`` (memoized for secrets up to 1 KiB, so the memo stays small
+    whatever size of secret a caller sends: deriving the key is a pure function of it)."""
+    if len(secret) <= 1024:
+        return _cached_cipher(secret)
     return ChaCha20Poly1305(derive_key(secret))
 
 
