@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_touchstone._serde import unit_variant_error
 from mcp_touchstone.harness._mrtr import OPERATIONS
-from mcp_touchstone.mrtr._requests import unit_variant_error
 from mcp_touchstone.serde_json import JSON
 
 
@@ -59,13 +59,3 @@ def test_issue14_d1_unhashable_value_where_a_string_is_expected(request_value: J
 def test_issue14_d1_unit_variant_error_uses_serde_wording(value: JSON, message: str | None) -> None:
     """A unit-only enum is read as serde's derive reads it: a name, or {name: null}."""
     assert unit_variant_error(value, ("dark", "light")) == message
-
-
-def test_issue14_d6_large_secrets_are_not_memoized() -> None:
-    """The AEAD memo keeps only small secrets, so large keys cannot pin memory (issue 14 d6)."""
-    from mcp_touchstone.mrtr import _state
-
-    before = _state._cached_cipher.cache_info().currsize
-    for i in range(5):
-        _state._cipher(bytes([i]) * 100_000)
-    assert _state._cached_cipher.cache_info().currsize == before

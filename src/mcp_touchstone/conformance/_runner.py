@@ -25,6 +25,7 @@ from enum import Enum
 from typing import IO
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._process import Tail, describe_exit, exit_status_of, kill_group
 from mcp_touchstone.conformance._text import clean
@@ -80,7 +81,7 @@ class Report:
         return all(r.verdict is Verdict.PASS for r in self.results)
 
 
-class ProtocolError(RuntimeError):
+class ProtocolError(TouchstoneError, RuntimeError):
     """The implementation did not start or broke the harness protocol."""
 
 

@@ -4,8 +4,14 @@ The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
 :func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
 and the answers digest, client capabilities and the server's gate, the
 ``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models. Randomness and the clock are always arguments.
+models, and the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
+for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
+``on_commit``), with the final-response store behind the :class:`RequestStateStore` protocol
+(default :class:`InMemoryRequestStateStore`, bounded). Randomness, the clock and the store are
+always arguments.
 """
+
+from typing import TYPE_CHECKING
 
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
 from mcp_touchstone.mrtr._capabilities import (
@@ -15,6 +21,8 @@ from mcp_touchstone.mrtr._capabilities import (
     missing_capability_error,
     parse_capabilities,
 )
+from mcp_touchstone.mrtr._context import Context, RoundState
+from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
@@ -32,22 +40,51 @@ from mcp_touchstone.mrtr._requests import (
     decode_input_request,
 )
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
-from mcp_touchstone.mrtr._wire import (
-    CreateMessageResult,
-    ElicitResult,
-    InputRequiredResult,
-    ListRootsResult,
+from mcp_touchstone.mrtr._store import (
+    InMemoryRequestStateStore,
+    RequestStateStore,
+    Reservation,
+    StoredResponse,
 )
+
+if TYPE_CHECKING:
+    from mcp_touchstone.mrtr._wire import (
+        CreateMessageResult,
+        ElicitResult,
+        InputRequiredResult,
+        ListRootsResult,
+    )
+
+_WIRE_MODELS = frozenset(
+    {"CreateMessageResult", "ElicitResult", "InputRequiredResult", "ListRootsResult"}
+)
+"""The pydantic wire models, imported on first use so that importing the core loads no
+pydantic (``tests/test_layering.py`` checks it)."""
+
+
+def __getattr__(name: str) -> object:
+    """Load a wire model (and pydantic) the first time one is asked for (PEP 562)."""
+    if name in _WIRE_MODELS:
+        from mcp_touchstone.mrtr import _wire
+
+        value = getattr(_wire, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "MRTR_METHODS",
     "CapabilityError",
     "CheckContext",
     "ClientMrtrCapabilities",
+    "Context",
     "CreateMessageResult",
     "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
+    "Handler",
+    "InMemoryRequestStateStore",
     "InputKind",
     "InputRequest",
     "InputRequestError",
@@ -55,12 +92,20 @@ __all__ = [
     "Keyring",
     "ListRootsResult",
     "PayloadError",
+    "RequestStateStore",
+    "Reservation",
+    "RoundResult",
+    "RoundState",
     "RpcError",
+    "ServerConfig",
     "StateError",
     "StatePayload",
+    "StoredResponse",
+    "Wrapper",
     "client_capabilities",
     "decode_input_request",
     "derive_key",
+    "dispatch",
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",

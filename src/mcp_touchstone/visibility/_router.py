@@ -20,12 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mcp_touchstone._errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._policy import ProtocolVersion
-
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
 
 TASK_METHODS = frozenset(("tasks/list", "tasks/get", "tasks/cancel", "tasks/result"))
 """Core Tasks (2025-11-25); ``tasks/update`` exists only in the draft extension."""
@@ -52,12 +50,8 @@ ROUTED_METHODS = frozenset(
 """Every request method turbomcp's ``handle`` / ``handle_request`` has an arm for."""
 
 
-@dataclass(frozen=True, slots=True)
-class RouteError:
-    """A JSON-RPC error the router or a param parser answers (``code``, ``message``)."""
-
-    code: int
-    message: str
+RouteError = RpcError
+"""A JSON-RPC error the router or a param parser answers (the shared error value)."""
 
 
 def method_not_found(method: str) -> RouteError:
