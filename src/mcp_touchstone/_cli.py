@@ -27,8 +27,9 @@ class _UsageError(TouchstoneError):
     """A one-line problem with what the user asked for (exit status 2)."""
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, handled as SIGINT is: the run unwinds and ends its implementation."""
+_TERMINATED: list[bool] = []
+"""Set by the SIGTERM handler, which then raises KeyboardInterrupt: SIGTERM unwinds a run (and
+ends its implementation) exactly as SIGINT does, and exits 143 instead of 130."""
 
 
 EXIT_CODES = """exit status:
@@ -281,14 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as exc:
         print(f"touchstone: {exc}", file=sys.stderr)
         return 2
-    except _Terminated:
-        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
-        return 130
+        return 128 + signal.SIGTERM if _TERMINATED else 130
     finally:
         signal.signal(signal.SIGTERM, previous)
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
     del signum, frame
-    raise _Terminated
+    _TERMINATED.append(True)
+    raise KeyboardInterrupt

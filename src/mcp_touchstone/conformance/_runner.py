@@ -93,7 +93,7 @@ class _NoAnswerError(ProtocolError):
         self.exited = exited
 
 
-class _LineTooLongError(Exception):
+class _LineTooLongError(TouchstoneError):
     """An answer line longer than the cap: its case is errored and the line skipped."""
 
     def __init__(self, cap: int) -> None:

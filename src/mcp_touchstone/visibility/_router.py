@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mcp_touchstone._errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
+from mcp_touchstone._errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, TouchstoneError
 from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._policy import ProtocolVersion
@@ -63,7 +63,7 @@ def _invalid_params(message: str) -> RouteError:
     return RouteError(INVALID_PARAMS, f"invalid params: {message}")
 
 
-class _SerdeError(Exception):
+class _SerdeError(TouchstoneError):
     """serde_json's message for params that do not deserialize."""
 
 
