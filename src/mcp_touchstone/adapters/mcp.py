@@ -41,6 +41,7 @@ from mcp_touchstone.adapters._common import (
     revision,
     rewrite,
     sentinel_uri,
+    shown_to_all,
     step_up_data,
 )
 from mcp_touchstone.visibility import (
@@ -218,13 +219,15 @@ class _Protection:
         return handler
 
     def _visible(self, caller: Caller, kind: ComponentKind, items: Any) -> list[Any]:
-        return [
-            item
-            for item in items
-            if caller.sees(
-                self.visibility, kind, _component_id(kind, item), getattr(item, "meta", None)
-            )
-        ]
+        policy = self.visibility
+        kept = []
+        for item in items:
+            meta = getattr(item, "meta", None)
+            if shown_to_all(policy, meta) or caller.sees(
+                policy, kind, _component_id(kind, item), meta
+            ):
+                kept.append(item)
+        return kept
 
     # -- calls ------------------------------------------------------------------------
     async def _not_found(self, ctx: Any, method: str, params: Any, field: str, real: str) -> Any:
@@ -258,8 +261,9 @@ class _Protection:
             found = await self.find(ctx, kind, ident)
             if found is None:
                 return await original(ctx, params)  # nonexistent: the host's own answer
-            caller = self.caller(ctx)
-            if not caller.sees(self.visibility, found[0], found[1], found[2]):
+            if not shown_to_all(self.visibility, found[2]) and not self.caller(ctx).sees(
+                self.visibility, *found
+            ):
                 return await self._not_found(ctx, method, params, field, ident)
             if kind is ComponentKind.TOOL and self.grants is not None:
                 verdict = decide_grant(
