@@ -205,3 +205,12 @@ OPERATIONS: dict[str, Operation] = {
     "mrtr.allows": _allows,
 }
 """The six pinned ``mrtr.*`` operations (harness-v1)."""
+
+
+# ---------------------------------------------------------------------------------------
+# mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
+# against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.
+# ---------------------------------------------------------------------------------------
+from mcp_touchstone.harness._mrtr_client import mrtr_client  # noqa: E402 (appended section)
+
+OPERATIONS["mrtr.client"] = mrtr_client

@@ -4,7 +4,9 @@ The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
 :func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
 and the answers digest, client capabilities and the server's gate, the
 ``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models. Randomness and the clock are always arguments.
+models, and neva's client loop (:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`)
+over an injected transport, fulfiller and id counter. Randomness and the clock are
+always arguments.
 """
 
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
@@ -14,6 +16,23 @@ from mcp_touchstone.mrtr._capabilities import (
     ElicitationModes,
     missing_capability_error,
     parse_capabilities,
+)
+from mcp_touchstone.mrtr._client import (
+    DEFAULT_MAX_MRTR_ROUNDS,
+    ROUNDS_EXHAUSTED,
+    BatchSender,
+    ClientOptions,
+    Fulfiller,
+    IdSource,
+    Sender,
+    TraceContext,
+    apply_client_meta,
+    client_request,
+    declared_capabilities,
+    fulfil_input,
+    read_input_required,
+    run_batch_with_mrtr,
+    run_with_mrtr,
 )
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
@@ -40,14 +59,20 @@ from mcp_touchstone.mrtr._wire import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_MRTR_ROUNDS",
     "MRTR_METHODS",
+    "ROUNDS_EXHAUSTED",
+    "BatchSender",
     "CapabilityError",
     "CheckContext",
     "ClientMrtrCapabilities",
+    "ClientOptions",
     "CreateMessageResult",
     "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
+    "Fulfiller",
+    "IdSource",
     "InputKind",
     "InputRequest",
     "InputRequestError",
@@ -56,19 +81,28 @@ __all__ = [
     "ListRootsResult",
     "PayloadError",
     "RpcError",
+    "Sender",
     "StateError",
     "StatePayload",
+    "TraceContext",
+    "apply_client_meta",
     "client_capabilities",
+    "client_request",
+    "declared_capabilities",
     "decode_input_request",
     "derive_key",
+    "fulfil_input",
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",
     "missing_capability_error",
     "open_state",
     "parse_capabilities",
+    "read_input_required",
     "request_binding",
     "request_state",
+    "run_batch_with_mrtr",
+    "run_with_mrtr",
     "salient_params",
     "seal",
     "verify",
