@@ -7,7 +7,7 @@ import pytest
 from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.serde_json import JSON
 
-ADDED_OPERATIONS = {"json.to_string"}
+ADDED_OPERATIONS = {"json.to_string", "mrtr.client"}
 
 JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected": [1, {"a": None}]}]
 

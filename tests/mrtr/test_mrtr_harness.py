@@ -15,10 +15,12 @@ PAYLOAD: dict[str, JSON] = {"answers": {}, "exp": 10, "req": "tools/call:x", "ef
 
 
 def test_registered_operations() -> None:
-    """MRTR-HARNESS-1: exactly the six pinned operation names are registered."""
+    """MRTR-HARNESS-1: the six pinned operation names are registered, plus the additions
+    (MRTR-HARNESS-4: mrtr.client)."""
     assert sorted(OPERATIONS) == [
         "mrtr.allows",
         "mrtr.capabilities",
+        "mrtr.client",
         "mrtr.input_responses_digest",
         "mrtr.request_binding",
         "mrtr.state.open",
