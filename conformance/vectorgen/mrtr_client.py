@@ -1916,6 +1916,209 @@ def _batches() -> list[dict[str, J]]:
     ]
 
 
+def _si(**info: J) -> dict[str, J]:
+    return {"_meta": {"io.modelcontextprotocol/serverInfo": info}}
+
+
+def _server_info() -> list[dict[str, J]]:
+    neva = {"name": "neva", "version": "0.5.4"}
+    two = [rq(1, call(_meta=meta(E))), rq(2, call(_meta=meta(E), **TAIL))]
+
+    def two_rounds(first: J, final: J) -> J:
+        return single([{"result": first}, {"result": final}], answers=ANS)
+
+    return [
+        case(
+            "mrtr-client-server-info-from-first-result",
+            "the input_required result carries serverInfo: recorded; the final's differs and is ignored",
+            ["MRTR-CLIENT-10", "HARNESS-MRTR-CLIENT-2"],
+            ["ServerInfo"],
+            two_rounds(
+                ir({"name": FORM}, **_si(**neva)), {**DONE_C, **_si(name="other", version="2")}
+            ),
+            {
+                "sent": two,
+                "response": ok(2, {**DONE_C, **_si(name="other", version="2")}),
+                "server_info": neva,
+            },
+        ),
+        case(
+            "mrtr-client-server-info-from-final-result",
+            "only the final result carries serverInfo: it is recorded",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            two_rounds(ir({"name": FORM}), {**DONE_C, **_si(**neva)}),
+            {"sent": two, "response": ok(2, {**DONE_C, **_si(**neva)}), "server_info": neva},
+        ),
+        case(
+            "mrtr-client-server-info-unreadable-then-readable",
+            "a serverInfo without version does not read; the next readable one is recorded",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            two_rounds(ir({"name": FORM}, **_si(name="x")), {**DONE_C, **_si(**neva)}),
+            {"sent": two, "response": ok(2, {**DONE_C, **_si(**neva)}), "server_info": neva},
+        ),
+        case(
+            "mrtr-client-server-info-written-back-typed",
+            "read as Implementation: unknown members dropped, icon sizes re-spelled, theme written as null",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            single(
+                [
+                    {
+                        "result": {
+                            **DONE_C,
+                            **_si(
+                                name="s",
+                                version="1",
+                                title="T",
+                                icons=[
+                                    {
+                                        "src": "https://i/x.png",
+                                        "sizes": ["48x48", "any", "junk", "+16x-2"],
+                                        "extra": 1,
+                                    }
+                                ],
+                            ),
+                        }
+                    }
+                ]
+            ),
+            {
+                "sent": [rq(1, call(_meta=meta(E)))],
+                "response": ok(
+                    1,
+                    {
+                        **DONE_C,
+                        **_si(
+                            name="s",
+                            version="1",
+                            title="T",
+                            icons=[
+                                {
+                                    "src": "https://i/x.png",
+                                    "sizes": ["48x48", "any", "junk", "+16x-2"],
+                                    "extra": 1,
+                                }
+                            ],
+                        ),
+                    },
+                ),
+                "server_info": {
+                    "name": "s",
+                    "version": "1",
+                    "icons": [
+                        {
+                            "sizes": ["48x48", "any", "0x0", "16x0"],
+                            "src": "https://i/x.png",
+                            "theme": None,
+                        }
+                    ],
+                },
+            },
+        ),
+        case(
+            "mrtr-client-server-info-bad-theme-unreadable",
+            "an icon theme other than dark/light makes the serverInfo unreadable: nothing recorded",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            single(
+                [
+                    {
+                        "result": {
+                            **DONE_C,
+                            **_si(name="s", version="1", icons=[{"src": "u", "theme": "blue"}]),
+                        }
+                    }
+                ]
+            ),
+            {
+                "sent": [rq(1, call(_meta=meta(E)))],
+                "response": ok(
+                    1,
+                    {**DONE_C, **_si(name="s", version="1", icons=[{"src": "u", "theme": "blue"}])},
+                ),
+                "server_info": None,
+            },
+        ),
+        case(
+            "mrtr-client-server-info-sequence-form",
+            "serverInfo as serde's sequence form [name, version, icons] reads",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            single(
+                [
+                    {
+                        "result": {
+                            **DONE_C,
+                            "_meta": {"io.modelcontextprotocol/serverInfo": ["s", "1", None]},
+                        }
+                    }
+                ]
+            ),
+            {
+                "sent": [rq(1, call(_meta=meta(E)))],
+                "response": ok(
+                    1, {**DONE_C, "_meta": {"io.modelcontextprotocol/serverInfo": ["s", "1", None]}}
+                ),
+                "server_info": {"name": "s", "version": "1"},
+            },
+        ),
+        case(
+            "mrtr-client-server-info-on-non-mrtr-method",
+            "recorded from any method's success result",
+            ["MRTR-CLIENT-10"],
+            ["ServerInfo"],
+            single([{"result": {"tools": [], **_si(**neva)}}], params={}, method="tools/list"),
+            {
+                "sent": [rq(1, {"_meta": meta(E)}, "tools/list")],
+                "response": ok(1, {"tools": [], **_si(**neva)}),
+                "server_info": neva,
+            },
+        ),
+    ]
+
+
+def _batch_server_info() -> list[dict[str, J]]:
+    a = {"name": "a", "version": "1"}
+    b = {"name": "b", "version": "1"}
+    return [
+        case(
+            "mrtr-client-batch-server-info-slot-order",
+            "in a batch the first slot's serverInfo is recorded, in slot order",
+            ["MRTR-CLIENT-10", "MRTR-CLIENT-8"],
+            ["ServerInfo", "Batch"],
+            _b(
+                [_greet(1), _greet(2)],
+                [{"result": {**DONE_C, **_si(**a)}}, {"result": {**DONE_C, **_si(**b)}}],
+            ),
+            {
+                "sent": [[_g(1), _g(2)]],
+                "responses": [ok(1, {**DONE_C, **_si(**a)}), ok(2, {**DONE_C, **_si(**b)})],
+                "server_info": a,
+            },
+        ),
+        case(
+            "mrtr-client-batch-server-info-not-after-failure",
+            "slot 0 fails (no handler) before slot 1 is handled: slot 1's serverInfo is not recorded",
+            ["MRTR-CLIENT-10", "MRTR-CLIENT-8"],
+            ["ServerInfo", "Batch"],
+            _b(
+                [_greet(1), _greet(2)],
+                [{"result": ir({"name": FORM})}, {"result": {**DONE_C, **_si(**b)}}],
+                client={},
+            ),
+            {
+                "sent": [[_g(1, caps={}), _g(2, caps={})]],
+                "error": loop_error(
+                    -32600, "server requested elicitation but no handler is configured"
+                ),
+                "server_info": None,
+            },
+        ),
+    ]
+
+
 _NOTES = {
     "Upstream": {
         "bugType": "BASIC",
@@ -1973,6 +2176,10 @@ _NOTES = {
         "bugType": "QUIRK",
         "description": "Lock-step rounds, isolated slots, whole-batch failures.",
     },
+    "ServerInfo": {
+        "bugType": "EDGE_CASE",
+        "description": "record_server_info: the first readable serverInfo, typed.",
+    },
     "Invalid": {
         "bugType": "MALFORMED_INPUT",
         "description": "Input outside mrtr.client's shape (message not compared).",
@@ -1980,7 +2187,26 @@ _NOTES = {
 }
 
 
+def _carries_server_info(inp: dict[str, J]) -> bool:
+    for entry in inp.get("server", []):
+        result = entry.get("result") if isinstance(entry, dict) else None
+        meta = result.get("_meta") if isinstance(result, dict) else None
+        if isinstance(meta, dict) and "io.modelcontextprotocol/serverInfo" in meta:
+            return True
+    return False
+
+
+def _with_server_info(test: dict[str, J]) -> dict[str, J]:
+    """A case whose script carries no serverInfo records none; one that does states it."""
+    expected = test["expected"]
+    if "sent" in expected and "server_info" not in expected:
+        assert not _carries_server_info(test["input"]), test["id"]
+        expected["server_info"] = None
+    return test
+
+
 def _file(title: str, tests: list[dict[str, J]]) -> dict[str, J]:
+    tests = [_with_server_info(t) for t in tests]
     used = {f for t in tests for f in t["flags"]}
     return {
         "schema": "touchstone-vectors/1",
@@ -2008,6 +2234,7 @@ def files() -> dict[str, dict[str, J]]:
         + _fulfil()
         + _malformed()
         + _transport()
+        + _server_info()
         + _invalid()
     )
     return {
@@ -2015,6 +2242,7 @@ def files() -> dict[str, dict[str, J]]:
             "neva run_with_mrtr: the client loop for one request", single_cases
         ),
         "mrtr/client_batch.json": _file(
-            "neva run_batch_with_mrtr: the client loop for a batch", _batches()
+            "neva run_batch_with_mrtr: the client loop for a batch",
+            _batches() + _batch_server_info(),
         ),
     }

@@ -36,7 +36,8 @@ def test_the_operation_is_registered() -> None:
 def test_single_output_shape() -> None:
     """HARNESS-MRTR-CLIENT-2: sent requests and the final response."""
     out = _op(_base())
-    assert set(out) == {"sent", "response"}
+    assert set(out) == {"sent", "response", "server_info"}
+    assert out["server_info"] is None
     assert out["response"] == {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
 
 

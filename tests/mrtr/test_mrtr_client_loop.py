@@ -12,6 +12,7 @@ from mcp_touchstone.mrtr import (
     apply_client_meta,
     declared_capabilities,
     read_input_required,
+    read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
@@ -475,3 +476,64 @@ def test_batch_mixed_slots() -> None:
     assert [r["id"] for r in out] == [1, 2, 4]
     assert "error" in out[1]
     assert [[e["id"] for e in w] for w in writes] == [[1, 2, 3], [4]]
+
+
+@pytest.mark.parametrize(
+    ("info", "recorded"),
+    [
+        ({"name": "n", "version": "1"}, {"name": "n", "version": "1"}),
+        ({"name": "n", "version": "1", "title": "t"}, {"name": "n", "version": "1"}),
+        ({"name": "n"}, None),
+        ({"name": "n", "version": 1}, None),
+        (["n", "1", None], {"name": "n", "version": "1"}),
+        (["n", "1"], None),
+        (
+            {
+                "name": "n",
+                "version": "1",
+                "icons": [
+                    {"src": "s", "mimeType": "m", "sizes": ["x", "7", "1x2x3"], "theme": "dark"}
+                ],
+            },
+            {
+                "name": "n",
+                "version": "1",
+                "icons": [
+                    {"mimeType": "m", "sizes": ["0x0", "7x0", "1x2"], "src": "s", "theme": "dark"}
+                ],
+            },
+        ),
+        ({"name": "n", "version": "1", "icons": [{"theme": "dark"}]}, None),
+        ("neva", None),
+    ],
+)
+def test_read_server_info(info: JSON, recorded: JSON) -> None:
+    """MRTR-CLIENT-10: serverInfo read as neva's Implementation and written back, or None."""
+    response: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+    assert read_server_info(response) == recorded
+
+
+def test_read_server_info_ignores_errors_and_bare_results() -> None:
+    """MRTR-CLIENT-10: error responses and results without _meta record nothing."""
+    assert (
+        read_server_info(
+            {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "m", "data": None}}
+        )
+        is None
+    )
+    assert read_server_info({"jsonrpc": "2.0", "id": 1, "result": {"_meta": []}}) is None
+    assert read_server_info({"jsonrpc": "2.0", "id": 1, "result": 5}) is None
+
+
+def test_observe_sees_every_handled_response() -> None:
+    """MRTR-CLIENT-10: the observer is called once per response the single loop handles."""
+    seen: list[JSON] = []
+    _sent, send = _scripted([_ask({}), _ask({}), DONE])
+    run_with_mrtr(
+        CALL, ClientOptions(), send=send, fulfil=Handlers(), next_id=counter(), observe=seen.append
+    )
+    assert [r["id"] for r in seen if isinstance(r, dict)] == [1, 2, 3]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
+    read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
@@ -258,6 +259,16 @@ def mrtr_client(raw: JSON) -> dict[str, JSON]:
         script = _Script(obj.get("server"))
         fulfil = _fulfiller(obj.get("answers"))
         sent: list[JSON] = []
+        recorded: list[JSON] = []
+
+        def observe(response: dict[str, JSON]) -> None:
+            # record_server_info: the first readable serverInfo is kept, later ones ignored.
+            if not recorded or recorded[0] is None:
+                recorded[:] = [read_server_info(response)]
+
+        def done(outcome: dict[str, JSON]) -> dict[str, JSON]:
+            return {"sent": sent, **outcome, "server_info": recorded[0] if recorded else None}
+
         if "request" in obj:
             request = _request(obj["request"], "request")
             next_id = _ids(_first_id(obj.get("client"), [request]))
@@ -271,11 +282,11 @@ def mrtr_client(raw: JSON) -> dict[str, JSON]:
 
             try:
                 response = run_with_mrtr(
-                    request, options, send=send, fulfil=fulfil, next_id=next_id
+                    request, options, send=send, fulfil=fulfil, next_id=next_id, observe=observe
                 )
             except RpcError as exc:
-                return {"sent": sent, "error": exc.to_json()}
-            return {"sent": sent, "response": response}
+                return done({"error": exc.to_json()})
+            return done({"response": response})
         batch = obj["batch"]
         if not isinstance(batch, list):
             raise _BadInputError("`batch` must be an array")
@@ -293,10 +304,15 @@ def mrtr_client(raw: JSON) -> dict[str, JSON]:
 
         try:
             responses = run_batch_with_mrtr(
-                items, options, send_batch=send_batch, fulfil=fulfil, next_id=next_id
+                items,
+                options,
+                send_batch=send_batch,
+                fulfil=fulfil,
+                next_id=next_id,
+                observe=observe,
             )
         except RpcError as exc:
-            return {"sent": sent, "error": exc.to_json()}
-        return {"sent": sent, "responses": list[JSON](responses)}
+            return done({"error": exc.to_json()})
+        return done({"responses": list[JSON](responses)})
     except _BadInputError as exc:
         return _invalid(str(exc))

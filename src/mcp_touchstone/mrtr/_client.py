@@ -29,6 +29,7 @@ from mcp_touchstone.mrtr._meta import (
     CLIENT_CAPABILITIES_KEY,
     MRTR_METHODS,
     MetaError,
+    _check_client_info,  # neva's `Implementation` read, shared with clientInfo
     parse_request_meta,
 )
 from mcp_touchstone.mrtr._requests import (
@@ -48,6 +49,7 @@ __all__ = [
     "ClientOptions",
     "Fulfiller",
     "IdSource",
+    "Observer",
     "Sender",
     "TraceContext",
     "apply_client_meta",
@@ -55,6 +57,7 @@ __all__ = [
     "declared_capabilities",
     "fulfil_input",
     "read_input_required",
+    "read_server_info",
     "run_batch_with_mrtr",
     "run_with_mrtr",
 ]
@@ -82,6 +85,8 @@ Fulfiller = Callable[[str, InputRequest], JSON]
 the handler's typed result; may raise :class:`RpcError`."""
 IdSource = Callable[[], JSON]
 """The client's request-id counter (neva: an ``AtomicI64`` starting at 1)."""
+Observer = Callable[[dict[str, JSON]], None]
+"""Called with every response the loop handles, where neva calls ``record_server_info``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +314,64 @@ def read_input_required(result: JSON) -> tuple[list[tuple[str, InputRequest]], s
     return requests, state
 
 
+_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+_USIZE = re.compile(r"\+?[0-9]+")
+
+
+def _usize(text: str) -> int:
+    return int(text) if _USIZE.fullmatch(text) and int(text) < (1 << 64) else 0
+
+
+def _icon_size(text: JSON) -> JSON:
+    """An ``IconSize`` read from text and written back (``any``, else ``{w}x{h}``, 0 for junk)."""
+    assert isinstance(text, str)
+    if text == "any":
+        return "any"
+    parts = text.split("x")
+    height = _usize(parts[1]) if len(parts) > 1 else 0
+    return f"{_usize(parts[0])}x{height}"
+
+
+def _members(value: JSON, fields: tuple[str, ...]) -> dict[str, JSON]:
+    if isinstance(value, dict):
+        return value
+    assert isinstance(value, list)
+    return dict(zip(fields, value, strict=False))
+
+
+def read_server_info(response: dict[str, JSON]) -> JSON:
+    """``record_server_info``: a success result's ``_meta`` serverInfo read as neva's
+    ``Implementation`` and written back (unknown members dropped, icon sizes re-spelled,
+    ``theme`` always written), or ``None`` when absent or unreadable (MRTR-CLIENT-10)."""
+    result = response.get("result") if "result" in response else None
+    meta = result.get("_meta") if isinstance(result, dict) else None
+    if not isinstance(meta, dict) or _SERVER_INFO not in meta:
+        return None
+    raw = meta[_SERVER_INFO]
+    try:
+        _check_client_info(raw)
+    except MetaError:
+        return None
+    info = _members(raw, ("name", "version", "icons"))
+    out: dict[str, JSON] = {"name": info["name"], "version": info["version"]}
+    icons = info.get("icons")
+    if isinstance(icons, list):
+        written: list[JSON] = []
+        for icon in icons:
+            fields = _members(icon, ("mimeType", "sizes", "src", "theme"))
+            item: dict[str, JSON] = {}
+            if fields.get("mimeType") is not None:
+                item["mimeType"] = fields["mimeType"]
+            sizes = fields.get("sizes")
+            if isinstance(sizes, list):
+                item["sizes"] = [_icon_size(size) for size in sizes]
+            item["src"] = fields["src"]
+            item["theme"] = fields.get("theme")
+            written.append(item)
+        out["icons"] = written
+    return out
+
+
 def fulfil_input(
     options: ClientOptions, fulfil: Fulfiller, key: str, request: InputRequest
 ) -> JSON:
@@ -345,6 +408,7 @@ def run_with_mrtr(
     send: Sender,
     fulfil: Fulfiller,
     next_id: IdSource,
+    observe: Observer | None = None,
 ) -> dict[str, JSON]:
     """Drive one request (``{"id", "method", "params"?}``) through neva's MRTR loop and
     return its final response; raise :class:`RpcError` for the loop's own failures
@@ -353,6 +417,8 @@ def run_with_mrtr(
     outgoing = client_request(request_id, method, original, options)
     for _ in range(options.max_rounds + 1):
         response = send(outgoing)
+        if observe is not None:
+            observe(response)
         if not _is_input_required(method, response):
             return response
         requests, state = read_input_required(response["result"])
@@ -406,6 +472,7 @@ def run_batch_with_mrtr(
     send_batch: BatchSender,
     fulfil: Fulfiller,
     next_id: IdSource,
+    observe: Observer | None = None,
 ) -> list[dict[str, JSON]]:
     """Drive a batch through neva's lock-step MRTR loop and return one final response
     per request, in order. Items with an ``id`` are requests, the rest notifications
@@ -439,6 +506,8 @@ def run_batch_with_mrtr(
         for i, response in zip(round_slots, responses, strict=False):
             if isinstance(response, RpcError):
                 raise response
+            if observe is not None:
+                observe(response)
             slot = slots[i]
             if not _is_input_required(slot.method, response):
                 slot.done = response
