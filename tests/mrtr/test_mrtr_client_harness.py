@@ -112,3 +112,11 @@ def test_fail_codes_outside_neva_become_internal_error() -> None:
     """HARNESS-MRTR-CLIENT-1: Error::new maps an unknown code to -32603."""
     out = _op(_base(server=[{"fail": {"code": 1, "message": "m", "data": [1]}}]))
     assert out["error"] == {"code": -32603, "message": "m", "data": [1]}
+
+
+def test_client_info_must_be_name_and_version() -> None:
+    """HARNESS-MRTR-CLIENT-1: client_info holds exactly what neva's Implementation writes here."""
+    out = _op(_base(client={"client_info": {"name": "n", "version": "1", "title": "t"}}))
+    error = out["error"]
+    assert isinstance(error, dict)
+    assert error["kind"] == "invalid_input"

@@ -537,3 +537,15 @@ def test_observe_sees_every_handled_response() -> None:
         CALL, ClientOptions(), send=send, fulfil=Handlers(), next_id=counter(), observe=seen.append
     )
     assert [r["id"] for r in seen if isinstance(r, dict)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("token", [-(1 << 63) - 1, 1 << 64])
+def test_progress_token_serde_reads_as_float_fails_the_typed_read(token: int) -> None:
+    """MRTR-CLIENT-2: an integer serde_json holds as f64 fails the typed read: nothing kept."""
+    params = apply_client_meta(
+        {"_meta": [token, None, None, None, None, None, None, None, None, None]}, ClientOptions()
+    )
+    assert isinstance(params, dict)
+    meta = params["_meta"]
+    assert isinstance(meta, dict)
+    assert "progressToken" not in meta

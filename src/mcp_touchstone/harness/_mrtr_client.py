@@ -144,8 +144,12 @@ def _options(value: JSON) -> ClientOptions:
     client = _obj({} if value is None else value, "client")
     info = client.get("client_info", {"name": "neva", "version": "0.5.4"})
     info_obj = _obj(info, "client.client_info")
-    if not isinstance(info_obj.get("name"), str) or not isinstance(info_obj.get("version"), str):
-        raise _BadInputError("`client.client_info` needs string `name` and `version`")
+    if (
+        set(info_obj) != {"name", "version"}
+        or not isinstance(info_obj.get("name"), str)
+        or not isinstance(info_obj.get("version"), str)
+    ):
+        raise _BadInputError("`client.client_info` must be exactly string `name` and `version`")
     rounds = client.get("max_rounds", 8)
     if not _is_int(rounds) or not 0 <= rounds <= _USIZE_MAX:  # type: ignore[operator]
         raise _BadInputError("`client.max_rounds` must be a non-negative integer")

@@ -208,6 +208,10 @@ def _typed_meta(params: JSON) -> dict[str, JSON]:
         members = dict(zip(_META_ORDER, raw, strict=False))
     else:
         return {}
+    token = members.get("progressToken")
+    if isinstance(token, int) and not _I64_MIN <= token < (1 << 64):
+        # serde_json reads such an integer as f64, which ProgressToken refuses.
+        return {}
     kept: dict[str, JSON] = {}
     for key in _KEPT:
         value = members.get(key)
