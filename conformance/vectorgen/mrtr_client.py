@@ -1723,7 +1723,7 @@ def _batches() -> list[dict[str, J]]:
         ),
         case(
             "mrtr-client-batch-empty",
-            "an empty batch is refused before anything is sent",
+            "an empty batch is refused before anything is sent (upstream: on a disconnected client; connected, MessageBatch::new refuses it)",
             ["MRTR-CLIENT-9"],
             ["Batch"],
             _b([], []),
