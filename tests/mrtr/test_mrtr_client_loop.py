@@ -549,3 +549,16 @@ def test_progress_token_serde_reads_as_float_fails_the_typed_read(token: int) ->
     meta = params["_meta"]
     assert isinstance(meta, dict)
     assert "progressToken" not in meta
+
+
+def test_nothing_leaks_into_the_next_call() -> None:
+    """MRTR-CLIENT-5: each call starts from its own params; no state or answers carry over."""
+    _sent, send = _scripted([_ask({"k": FORM}, "s1"), DONE])
+    options = ClientOptions(elicitation=True)
+    run_with_mrtr(CALL, options, send=send, fulfil=Handlers(), next_id=counter())
+    sent2, send2 = _scripted([DONE])
+    run_with_mrtr(CALL, options, send=send2, fulfil=Handlers(), next_id=counter())
+    params = sent2[0]["params"]
+    assert isinstance(params, dict)
+    assert "inputResponses" not in params
+    assert "requestState" not in params
