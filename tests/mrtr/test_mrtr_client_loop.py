@@ -1,4 +1,7 @@
-"""Table tests for each branch of neva's client loop (MRTR-CLIENT-1..9)."""
+"""Table tests for each branch of neva's client loop (MRTR-CLIENT-1..10).
+
+Over 400 lines on purpose: one parametrized table per loop branch, kept in one file.
+"""
 
 from __future__ import annotations
 
