@@ -1,5 +1,5 @@
 """The ``mrtr.client`` harness operation: shape, totality and ids (HARNESS-MRTR-CLIENT-1..3,
-MRTR-HARNESS-4)."""
+MRTR-HARNESS-5)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def _base(**extra: JSON) -> dict[str, JSON]:
 
 
 def test_the_operation_is_registered() -> None:
-    """MRTR-HARNESS-4: mrtr.client is in the reference's table."""
+    """MRTR-HARNESS-5: mrtr.client is in the reference's table."""
     assert "mrtr.client" in reference_operations()
 
 

@@ -207,6 +207,14 @@ OPERATIONS: dict[str, Operation] = {
 """The six pinned ``mrtr.*`` operations (harness-v1)."""
 
 
+# --------------------------------------------------------------------------- mrtr.round
+# One server round of neva's MRTR dispatch for a scripted handler (pinned,
+# shared/protocol/mrtr-round.md); the adapter lives in _mrtr_round.py (MRTR-HARNESS-4).
+from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402 -- section import
+
+OPERATIONS["mrtr.round"] = mrtr_round
+
+
 # ---------------------------------------------------------------------------------------
 # mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
 # against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.

@@ -4,9 +4,12 @@ The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
 :func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
 and the answers digest, client capabilities and the server's gate, the
 ``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models, and neva's client loop (:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`)
-over an injected transport, fulfiller and id counter. Randomness and the clock are
-always arguments.
+models; the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
+for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
+``on_commit``), with the final-response store behind the :class:`RequestStateStore` protocol
+(default :class:`InMemoryRequestStateStore`, bounded); and neva's client loop
+(:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`) over an injected transport, fulfiller
+and id counter. Randomness, the clock and the store are always arguments.
 """
 
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
@@ -36,6 +39,8 @@ from mcp_touchstone.mrtr._client import (
     run_batch_with_mrtr,
     run_with_mrtr,
 )
+from mcp_touchstone.mrtr._context import Context, RoundState
+from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
@@ -53,6 +58,12 @@ from mcp_touchstone.mrtr._requests import (
     decode_input_request,
 )
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr._store import (
+    InMemoryRequestStateStore,
+    RequestStateStore,
+    Reservation,
+    StoredResponse,
+)
 from mcp_touchstone.mrtr._wire import (
     CreateMessageResult,
     ElicitResult,
@@ -69,12 +80,15 @@ __all__ = [
     "CheckContext",
     "ClientMrtrCapabilities",
     "ClientOptions",
+    "Context",
     "CreateMessageResult",
     "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
     "Fulfiller",
+    "Handler",
     "IdSource",
+    "InMemoryRequestStateStore",
     "InputKind",
     "InputRequest",
     "InputRequestError",
@@ -83,17 +97,25 @@ __all__ = [
     "ListRootsResult",
     "Observer",
     "PayloadError",
+    "RequestStateStore",
+    "Reservation",
+    "RoundResult",
+    "RoundState",
     "RpcError",
     "Sender",
+    "ServerConfig",
     "StateError",
     "StatePayload",
+    "StoredResponse",
     "TraceContext",
+    "Wrapper",
     "apply_client_meta",
     "client_capabilities",
     "client_request",
     "declared_capabilities",
     "decode_input_request",
     "derive_key",
+    "dispatch",
     "fulfil_input",
     "input_responses",
     "input_responses_digest",
