@@ -9,7 +9,7 @@ STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test slow bench vectors clean
+.PHONY: demo test slow bench vectors leak-matrix clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,8 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_DEV)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/mypy src tests
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
@@ -49,6 +49,10 @@ bench: $(STAMP_BENCH)
 ## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
 vectors: $(STAMP_DEV)
 	$(BIN)/python -m conformance.vectorgen
+
+## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
+leak-matrix: $(STAMP_DEV)
+	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

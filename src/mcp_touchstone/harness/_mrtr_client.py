@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
@@ -37,7 +38,7 @@ _UUID_LIKE = re.compile(
 )
 
 
-class _BadInputError(ValueError):
+class _BadInputError(TouchstoneError, ValueError):
     """A ``case.input`` outside the operation's input shape."""
 
 

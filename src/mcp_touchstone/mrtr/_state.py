@@ -10,10 +10,10 @@ arguments; nothing here reads either.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -64,18 +64,27 @@ def derive_key(secret: bytes) -> bytes:
     return hashlib.sha256(KEY_LABEL + secret).digest()
 
 
-@functools.lru_cache(maxsize=64)
-def _cipher(secret: bytes) -> ChaCha20Poly1305:
-    """The AEAD for ``secret`` (memoized: deriving the key is a pure function of it)."""
-    return ChaCha20Poly1305(derive_key(secret))
-
-
 @dataclass(frozen=True, slots=True)
 class Keyring:
     """Secrets by key id: the ``active_kid`` seals, any kid in ``keys`` opens (MRTR-KEY-2)."""
 
     active_kid: str
     keys: Mapping[str, bytes] = field(default_factory=dict)
+    _ciphers: dict[bytes, ChaCha20Poly1305] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Each secret's AEAD, derived on first use and dropped with the keyring (a cache, not
+    part of the value: it never changes what the keyring seals or opens)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
+
+    def cipher(self, secret: bytes) -> ChaCha20Poly1305:
+        """The AEAD keyed by ``derive_key(secret)``, derived once per keyring."""
+        found = self._ciphers.get(secret)
+        if found is None:
+            found = self._ciphers[secret] = ChaCha20Poly1305(derive_key(secret))
+        return found
 
     @staticmethod
     def single(secret: bytes) -> Keyring:
@@ -126,7 +135,7 @@ def seal(
         )
     version = VERSION_AUD if payload.aud is not None else VERSION
     header = f"{version}.{kid}"
-    sealed = _cipher(bytes(secret)).encrypt(nonce, payload.encode(), header.encode("utf-8"))
+    sealed = keyring.cipher(bytes(secret)).encrypt(nonce, payload.encode(), header.encode("utf-8"))
     token = f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
     if max_state_bytes is not None and len(token.encode("utf-8")) > max_state_bytes:
         raise StateError(INTERNAL_ERROR, "requestState too large")
@@ -164,7 +173,7 @@ def open_state(token: str, keyring: Keyring) -> StatePayload:
         raise _invalid("bad requestState nonce")
     header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")
     try:
-        plaintext = _cipher(bytes(secret)).decrypt(nonce, sealed, header)
+        plaintext = keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
         raise _invalid("requestState integrity check failed") from None
     try:
