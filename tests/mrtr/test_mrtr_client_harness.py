@@ -120,3 +120,11 @@ def test_client_info_must_be_name_and_version() -> None:
     error = out["error"]
     assert isinstance(error, dict)
     assert error["kind"] == "invalid_input"
+
+
+@pytest.mark.parametrize("level", [[], {}, ["warning"], {"warning": 1}])
+def test_unhashable_log_level_is_invalid_input(level: JSON) -> None:
+    """HARNESS-MRTR-CLIENT-1: a log level that is not a string is invalid input, not a TypeError."""
+    error = _op(_base(client={"log_level": level}))["error"]
+    assert isinstance(error, dict)
+    assert error["kind"] == "invalid_input"

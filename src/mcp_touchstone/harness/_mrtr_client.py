@@ -156,7 +156,7 @@ def _options(value: JSON) -> ClientOptions:
         raise _BadInputError("`client.max_rounds` must be a non-negative integer")
     assert isinstance(rounds, int)
     level = client.get("log_level")
-    if level is not None and level not in _LOG_LEVELS:
+    if level is not None and not (isinstance(level, str) and level in _LOG_LEVELS):
         raise _BadInputError("`client.log_level` must be one of neva's LoggingLevel names")
     assert level is None or isinstance(level, str)
     trace = _trace(client.get("trace_context"))
