@@ -39,6 +39,7 @@ class Context:
     ttl_wait: float = 0.0
     sleep: Callable[[float], Awaitable[None]] | None = None
     clock: Callable[[], float] = time.time
+    why_no_flow: str = "no tool answered input_required on 2026-07-28 (name one with --tool)"
 
     def conn(self, who: str = "main", era: str = MODERN) -> Connection | None:
         return self.conns.get((era, who))
@@ -54,7 +55,7 @@ def _na(pid: str, title: str, why: str) -> Finding:
 
 def _need_flow(ctx: Context, pid: str, title: str, *, state: bool = True) -> Finding | None:
     if ctx.flow is None:
-        return _na(pid, title, "no tool answered input_required on 2026-07-28 (name one with --tool)")
+        return _na(pid, title, ctx.why_no_flow)
     if not ctx.flow.complete:
         return _na(pid, title, f"the MRTR flow on {ctx.flow.tool} did not reach a complete result")
     if state and ctx.flow.state is None:

@@ -102,8 +102,9 @@ async def audit(config: AuditConfig) -> Report:
                 ctx.flow, ctx.other_mrtr = await find_flow(
                     conns[(MODERN, "main")], catalogs[(MODERN, "main")], config.tool, config.arguments
                 )
-            except BudgetSpent:
-                report.notes.append("the request budget was spent looking for an MRTR tool")
+            except BudgetSpent as exc:
+                ctx.why_no_flow = f"{exc} before an MRTR flow completed"
+                report.notes.append(ctx.why_no_flow)
             if ctx.flow is not None:
                 report.notes.append(
                     f"MRTR flow: {ctx.flow.tool} {json.dumps(ctx.flow.arguments)}, "
