@@ -99,7 +99,7 @@ def build_mcp(
     return server
 
 
-def build_fastmcp(*, key: bytes = b"k" * 32) -> Any:
+def build_fastmcp(*, name: str = "touchstone-demo", key: bytes = b"k" * 32) -> Any:
     """A FastMCP server hiding its admin tool from alice with component ``auth=require_scopes``
     (FastMCP's own per-caller hiding; the tool keeps its header-bound argument)."""
     from fastmcp import FastMCP
@@ -118,7 +118,7 @@ def build_fastmcp(*, key: bytes = b"k" * 32) -> Any:
             return AccessToken(token=token, client_id="demo-client", scopes=scopes, subject=token)
 
     server = FastMCP(
-        "touchstone-demo",
+        name,
         auth=_FastVerifier(base_url=BASE),
         request_state_security=RequestStateSecurity(keys=[key]),
     )

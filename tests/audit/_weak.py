@@ -12,7 +12,9 @@ expiry ``exp``) are checked when present.  Weaknesses:
 * ``noexpiry``: HMAC-signed and bound, but never expiring;
 * ``suffix``: the state is decorative and the real state is kept server-side; the tamper check
   refuses only a state ending in ``-TAMPERED`` (the official suite's test);
-* ``forbidden``: sealed and bound, but a hidden tool is answered "Forbidden", not unknown.
+* ``forbidden``: sealed and bound, but a hidden tool is answered "Forbidden", not unknown;
+* ``stateless``: sealed, but a retry completes on its answers alone, whatever state it carries
+  (nothing rests on the state, so the audit must not call its acceptance a finding).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 from mcp_touchstone.audit._state import TAMPER_SUFFIX
 
-WEAKNESSES = ("b64json", "unbound", "noexpiry", "suffix", "forbidden")
+WEAKNESSES = ("b64json", "unbound", "noexpiry", "suffix", "forbidden", "stateless")
 TOKENS = {"alice": "user", "root": "admin"}
 _FORM = {
     "method": "elicitation/create",
@@ -146,13 +148,16 @@ class WeakServer:
 
     def _mrtr(self, method: str, target: str, params: dict[str, Any], principal: str) -> Any:
         args = params.get("arguments") or {}
-        binding = {"m": method, "t": target, "a": args, "p": principal}
+        binding = {"m": method, "t": target, "a": args, "p": principal, "aud": self.name}
         if not params.get("inputResponses"):
             return {
                 "resultType": "input_required",
                 "inputRequests": {"confirm": _FORM},
                 "requestState": self.mint(binding),
             }
+        if self.weakness == "stateless":
+            self.runs += 1
+            return {"content": [{"type": "text", "text": f"{target} done"}]}
         payload = self.open(str(params.get("requestState") or ""), binding)
         if payload is None:
             return _Error(-32602, "Invalid requestState")

@@ -87,7 +87,7 @@ def test_swaps_splice_two_states() -> None:
 
 
 def test_readable_states() -> None:
-    """AUDIT-CONF-1 / AUDIT-INT-4: base64 of JSON, a signed-only token's payload segment and
+    """AUDIT-CONF-1 / AUDIT-INT-3: base64 of JSON, a signed-only token's payload segment and
     plain JSON are readable; sealed bytes are not; a readable state gets a forgery."""
     payload = {"tool": "purge", "exp": 1}
     plain = _b64(json.dumps(payload).encode())

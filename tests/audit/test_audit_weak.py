@@ -13,7 +13,7 @@ MODERN = ("2026-07-28",)
 
 
 def test_plain_base64_json_state_is_readable_and_forgeable() -> None:
-    """AUDIT-CONF-1 reads the server's note out of a base64-JSON state; AUDIT-INT-4's forgery
+    """AUDIT-CONF-1 reads the server's note out of a base64-JSON state; AUDIT-INT-3's forgery
     (a member added, re-encoded) is accepted, so AUDIT-INT-1 fails."""
     report = run(WeakServer("b64json"), ["AUDIT-CONF-1", "AUDIT-INT-1"], eras=MODERN)
     found = by_id(report)
@@ -96,3 +96,31 @@ def test_evidence_never_carries_a_bearer_token() -> None:
     text = json.dumps(report.to_json())
     assert "Bearer <redacted>" in text
     assert "Bearer root" not in text and "Bearer alice" not in text
+
+
+def test_a_server_that_needs_no_state_is_not_flagged() -> None:
+    """AUDIT-ACCEPT-1: a retry that completes with a mutated or foreign state, but completes
+    without any state too, is not observable -- never a false finding."""
+    probes = ["AUDIT-INT-1", "AUDIT-BIND-1", "AUDIT-PRIN-1"]
+    report = run(WeakServer("stateless"), probes, eras=MODERN)
+    found = by_id(report)
+    for pid in probes:
+        assert found[pid].outcome is Outcome.NOT_OBSERVABLE, (pid, found[pid].verdict)
+        assert "without any requestState" in found[pid].verdict
+
+
+def test_settled_answers_need_a_multi_round_flow() -> None:
+    """AUDIT-ANS-2: a single-round flow settles nothing before its final round: not
+    observable, and no request is spent on it."""
+    report = run(WeakServer("forbidden"), ["AUDIT-ANS-2"], eras=MODERN)
+    finding = by_id(report)["AUDIT-ANS-2"]
+    assert finding.outcome is Outcome.NOT_OBSERVABLE and "single-round" in finding.verdict
+
+
+def test_unsolicited_answer_is_reported_as_information() -> None:
+    """AUDIT-ANS-1: an extra answer the tool ignores is an informational finding with its
+    evidence (the extra key in the request)."""
+    report = run(WeakServer("forbidden"), ["AUDIT-ANS-1"], eras=MODERN)
+    finding = by_id(report)["AUDIT-ANS-1"]
+    assert finding.counts and finding.severity.label == "info"
+    assert "touchstone_unsolicited" in finding.evidence[0].request_body

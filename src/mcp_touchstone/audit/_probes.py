@@ -175,6 +175,10 @@ async def confidentiality(ctx: Context) -> Finding:
     states = [r[0].get("requestState") for r in flow.rounds if isinstance(r[0].get("requestState"), str)]
     sent = {flow.tool, *_leaves(flow.arguments), "tools/call", "prompts/get", "resources/read"}
     sent.update(c.token for c in ctx.conns.values() if c.token)
+    for catalog in ctx.catalogs.values():
+        info = (catalog.discovered or {}).get("serverInfo") if isinstance(catalog.discovered, dict) else None
+        if isinstance(info, dict):
+            sent.update(str(v) for v in info.values() if isinstance(v, str))
     for params, _answer, _ in flow.rounds:
         sent.update(_leaves(params.get("inputResponses") or {}))
     for state in states:

@@ -202,7 +202,7 @@ def _join(parts: list[str], index: int, value: str) -> str:
 
 def mutations(state: str) -> list[Mutation]:
     """Every single-byte, segment and truncation mutation of ``state`` for its layout, then the
-    official suite's ``-TAMPERED`` suffix and the empty state (AUDIT-INT-1, AUDIT-INT-2)."""
+    official suite's ``-TAMPERED`` suffix and the empty state (AUDIT-INT-1, AUDIT-INT-3)."""
     kind = layout(state)
     out = _sdk(state) if kind == "sdk" else _neva(state) if kind == "neva" else _segments(state)
     out.append(Mutation("truncation", "empty state", ""))
@@ -214,7 +214,7 @@ def mutations(state: str) -> list[Mutation]:
 
 
 def swaps(a: str, b: str) -> list[Mutation]:
-    """Two states of the same request spliced into one (AUDIT-INT-3): ``a``'s ciphertext with
+    """Two states of the same request spliced into one (AUDIT-INT-2): ``a``'s ciphertext with
     ``b``'s nonce, and ``a``'s ciphertext with ``b``'s tag."""
     if a == b or layout(a) != layout(b):
         return []
@@ -259,7 +259,7 @@ def readable(state: str) -> Any | None:
 
 def forgery(state: str) -> Mutation | None:
     """For a readable state: the same state with one readable value changed and re-encoded in
-    place, signature untouched (AUDIT-INT-4)."""
+    place, signature untouched (AUDIT-INT-3)."""
     parts = state.split(".")
     for i, part in enumerate(parts):
         raw = decode_segment(part)
