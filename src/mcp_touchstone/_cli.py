@@ -13,7 +13,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mcp_touchstone import __version__, serde_json
 
@@ -140,7 +140,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return audit_main(args)
 
 
-def _add_audit(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_audit(sub: Any) -> None:
     """``touchstone audit`` (spec/audit.md); the work is imported only when it runs."""
     a = sub.add_parser("audit", help="black-box security audit of a live MCP server")
     a.add_argument("--url", help="the server's streamable HTTP endpoint")
@@ -151,7 +151,9 @@ def _add_audit(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     a.add_argument("--tool", help="the tool answering input_required (default: found)")
     a.add_argument("--arguments", help="its arguments, a JSON object")
     a.add_argument("--era", choices=("2025-11-25", "2026-07-28", "both"), default="both")
-    a.add_argument("--fail-on", default="medium", help="lowest severity that fails (default medium)")
+    a.add_argument(
+        "--fail-on", default="medium", help="lowest severity that fails (default medium)"
+    )
     a.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     a.add_argument("--report", help="also write the JSON report to this file")
     a.add_argument("--max-requests", type=int, default=300, help="request budget (default 300)")

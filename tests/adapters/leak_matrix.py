@@ -114,7 +114,11 @@ async def _node_rows() -> list[str]:
         for kind in KINDS:
             cells = []
             for transport, era in COLUMNS:
-                cell = None if transport == "memory" else await node_check(kind, era, (disabled, absent))
+                cell = (
+                    None
+                    if transport == "memory"
+                    else await node_check(kind, era, (disabled, absent))
+                )
                 cells.append("n/a" if cell is None else _mark(cell))
             rows.append(f"| {NODE_LABEL} | {kind} | " + " | ".join(cells) + " |")
     return rows

@@ -16,7 +16,6 @@ def _need_node() -> None:
         pytest.fail(str(exc))
 
 
-
 def test_disabled_tool_answers_unlike_a_missing_one() -> None:
     """A ``tool.disable()``d tool, called over 2025-11-25 HTTP, answers with another body than
     a tool that was never registered; 2026-07-28 is not spoken by SDK 1.32.2."""
@@ -24,11 +23,15 @@ def test_disabled_tool_answers_unlike_a_missing_one() -> None:
     with _node.node_server("disabled") as disabled, _node.node_server("absent") as absent:
         cell = anyio.run(leak_matrix.node_check, "tool", "legacy", (disabled, absent))
         modern = anyio.run(leak_matrix.node_check, "tool", "modern", (disabled, absent))
-    assert cell is not None and not cell.holds and cell.why == "body differs"
+    assert cell is not None
+    assert not cell.holds
+    assert cell.why == "body differs"
     assert modern is None
 
 
-def test_missing_node_deps_names_the_make_target(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+def test_missing_node_deps_names_the_make_target(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
     """Without the installed SDK the helper fails with a message naming ``make node-deps``."""
     from pathlib import Path
 

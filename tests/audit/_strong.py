@@ -3,8 +3,9 @@
 dispatch) and ``MCPServer`` behind the project's adapters (``protect()`` + ``ReplayGuard``).
 
 Each lists ``add``, an MRTR tool ``purge`` (asks to confirm, then runs and counts its runs),
-a second MRTR tool ``archive``, a prompt, a resource, a template and an ``admin`` tool
-``delete_user`` (hidden from alice where the server hides anything).
+a second MRTR tool ``archive``, a prompt, a resource, a template, and privileged components
+(tool ``delete_user`` with a header-bound argument, prompt ``admin_prompt``, resource
+``res://secret``, template ``vault://{id}``) hidden from alice where the server hides anything.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import mcp_types as types
 from fastmcp import Context as FastContext
 from mcp.server.mcpserver import Context, MCPServer
 
+from mcp_touchstone.visibility import SCOPES_KEY
 from tests.adapters._servers import (
     POLICY,
     PRIVILEGED_META,
-    SCOPES_KEY,
     Region,
     Verifier,
     _auth_settings,
@@ -41,7 +42,11 @@ def _form() -> Any:
 
 
 def build_mcp(
-    *, name: str = "touchstone-demo", key: bytes = b"k" * 32, ttl: float = 600.0, mode: str = "plain"
+    *,
+    name: str = "touchstone-demo",
+    key: bytes = b"k" * 32,
+    ttl: float = 600.0,
+    mode: str = "plain",
 ) -> Any:
     """An ``MCPServer``: ``plain`` (the SDK alone) or ``protected`` (``protect`` hiding the
     admin tool from alice, and ``ReplayGuard`` on the in-memory store)."""
@@ -62,14 +67,18 @@ def build_mcp(
     @server.tool()
     def purge(bucket: str, ctx: Context) -> Any:
         if not ctx.input_responses:
-            return types.InputRequiredResult(input_requests={"confirm": _form()}, request_state=bucket)
+            return types.InputRequiredResult(
+                input_requests={"confirm": _form()}, request_state=bucket
+            )
         runs.append(bucket)
         return f"purged {bucket} run #{len(runs)}"
 
     @server.tool()
     def archive(bucket: str, ctx: Context) -> Any:
         if not ctx.input_responses:
-            return types.InputRequiredResult(input_requests={"confirm": _form()}, request_state=bucket)
+            return types.InputRequiredResult(
+                input_requests={"confirm": _form()}, request_state=bucket
+            )
         runs.append(bucket)
         return f"archived {bucket} run #{len(runs)}"
 
@@ -88,6 +97,18 @@ def build_mcp(
     @server.tool(meta=PRIVILEGED_META)
     def delete_user(name: str, region: Region = "eu") -> str:
         return f"deleted {name} in {region}"
+
+    @server.prompt()
+    def admin_prompt() -> str:
+        return "admin"
+
+    @server.resource("res://secret", meta=PRIVILEGED_META)
+    def secret() -> str:
+        return "secret"
+
+    @server.resource("vault://{id}", meta=PRIVILEGED_META)
+    def vault(id: str) -> str:
+        return f"vault {id}"
 
     if mode == "protected":
         from mcp_touchstone.adapters.mcp import protect
@@ -131,7 +152,9 @@ def build_fastmcp(*, name: str = "touchstone-demo", key: bytes = b"k" * 32) -> A
     @server.tool()
     def purge(bucket: str, ctx: FastContext) -> Any:
         if not ctx.input_responses:
-            return types.InputRequiredResult(input_requests={"confirm": _form()}, request_state=bucket)
+            return types.InputRequiredResult(
+                input_requests={"confirm": _form()}, request_state=bucket
+            )
         runs.append(bucket)
         return f"purged {bucket} run #{len(runs)}"
 
@@ -146,6 +169,18 @@ def build_fastmcp(*, name: str = "touchstone-demo", key: bytes = b"k" * 32) -> A
     @server.tool(tags={"admin"}, meta={SCOPES_KEY: ["admin"]}, auth=require_scopes("admin"))
     def delete_user(name: str, region: Region = "eu") -> str:
         return f"deleted {name} in {region}"
+
+    @server.prompt(auth=require_scopes("admin"))
+    def admin_prompt() -> str:
+        return "admin"
+
+    @server.resource("res://secret", auth=require_scopes("admin"))
+    def secret() -> str:
+        return "secret"
+
+    @server.resource("vault://{id}", auth=require_scopes("admin"))
+    def vault(id: str) -> str:
+        return f"vault {id}"
 
     return server
 

@@ -99,7 +99,9 @@ class WeakServer:
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         nonce = os.urandom(12)
-        sealed = AESGCM(self.key).encrypt(nonce, json.dumps({**binding, "exp": exp}).encode(), b"v1")
+        sealed = AESGCM(self.key).encrypt(
+            nonce, json.dumps({**binding, "exp": exp}).encode(), b"v1"
+        )
         return "v1." + _b64(nonce + sealed)
 
     def open(self, token: str, binding: dict[str, Any]) -> dict[str, Any] | None:
@@ -187,13 +189,18 @@ class WeakServer:
             name = str(params.get("name"))
             if name == "add":
                 args = params.get("arguments") or {}
-                return {"content": [{"type": "text", "text": str(args.get("a", 0) + args.get("b", 0))}]}
+                return {
+                    "content": [{"type": "text", "text": str(args.get("a", 0) + args.get("b", 0))}]
+                }
             if name in ("purge", "archive"):
                 return self._mrtr(method, name, params, principal)
             if name == "admin_wipe" and principal == "root":
                 return {"content": [{"type": "text", "text": "wiped"}]}
             if name == "admin_wipe" and self.weakness == "forbidden":
-                return {"content": [{"type": "text", "text": "Forbidden: admin only"}], "isError": True}
+                return {
+                    "content": [{"type": "text", "text": "Forbidden: admin only"}],
+                    "isError": True,
+                }
             return {"content": [{"type": "text", "text": f"Unknown tool: {name}"}], "isError": True}
         if method == "prompts/get":
             name = str(params.get("name"))
@@ -251,7 +258,9 @@ class WeakServer:
             if result.data is not None:
                 error["data"] = result.data
             status = 400 if modern and result.code == -32602 else 200
-            await _respond(send, status, {"jsonrpc": "2.0", "id": request["id"], "error": error}, extra)
+            await _respond(
+                send, status, {"jsonrpc": "2.0", "id": request["id"], "error": error}, extra
+            )
             return
         if modern:
             result.setdefault("resultType", "complete")

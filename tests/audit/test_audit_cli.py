@@ -70,8 +70,14 @@ def test_readme_example_over_tcp_loopback(example_url: str, tmp_path: Path) -> N
     written."""
     report = tmp_path / "audit.json"
     done = _audit(
-        "--url", example_url, "--token", "root", "--other-token", "alice",
-        "--report", str(report),
+        "--url",
+        example_url,
+        "--token",
+        "root",
+        "--other-token",
+        "alice",
+        "--report",
+        str(report),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     data = json.loads(report.read_text())
@@ -88,8 +94,18 @@ def test_fail_on_info_and_markdown(example_url: str) -> None:
     """AUDIT-REPORT-1/2: ``--fail-on info`` turns the informational finding into exit 1; the
     Markdown report has the table and the evidence sections."""
     done = _audit(
-        "--url", example_url, "--token", "root", "--other-token", "alice",
-        "--fail-on", "info", "--format", "markdown", "--era", "2026-07-28",
+        "--url",
+        example_url,
+        "--token",
+        "root",
+        "--other-token",
+        "alice",
+        "--fail-on",
+        "info",
+        "--format",
+        "markdown",
+        "--era",
+        "2026-07-28",
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("# touchstone audit")
@@ -136,4 +152,5 @@ def test_an_audit_that_cannot_be_made_exits_2(args: list[str], needle: str) -> N
     done = _audit(*args, timeout=60)
     assert done.returncode == 2
     assert needle in done.stderr
-    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

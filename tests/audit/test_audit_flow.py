@@ -49,3 +49,20 @@ def test_discovery_and_flow_notes() -> None:
     assert "2025-11-25 main: listed 4 tool(s)" in notes
     assert "2026-07-28 other: listed 3 tool(s)" in notes
     assert 'MRTR flow: purge {"bucket": "touchstone"}, 2 request(s), final complete' in notes
+
+
+def test_each_era_speaks_its_own_envelope() -> None:
+    """AUDIT-WIRE-3: 2025-11-25 requests carry the session id the handshake returned; 2026-07-28
+    requests carry no session, the Mcp-Method / Mcp-Name headers and the ``_meta`` envelope."""
+    report = run(WeakServer("forbidden"), ["AUDIT-EXIST-1"])
+    evidence = next(f for f in report.findings if f.id == "AUDIT-EXIST-1").evidence
+    legacy = [e for e in evidence if e.label.startswith("2025-11-25")]
+    modern = [e for e in evidence if e.label.startswith("2026-07-28")]
+    assert legacy
+    assert modern
+    assert all(e.request_headers.get("Mcp-Session-Id") == "weak-session" for e in legacy)
+    for e in modern:
+        assert "Mcp-Session-Id" not in e.request_headers
+        assert e.request_headers["Mcp-Method"] == "tools/call"
+        assert e.request_headers["Mcp-Name"] in ("admin_wipe", "touchstone_absent_tool")
+        assert '"io.modelcontextprotocol/protocolVersion":"2026-07-28"' in e.request_body

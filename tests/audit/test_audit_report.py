@@ -11,12 +11,16 @@ from mcp_touchstone.audit._report import redact
 
 
 def _report() -> Report:
-    ex = Exchange("call", "http://127.0.0.1:1/mcp", {"Authorization": "Bearer <redacted>"}, "{}", 200, "{}")
+    ex = Exchange(
+        "call", "http://127.0.0.1:1/mcp", {"Authorization": "Bearer <redacted>"}, "{}", 200, "{}"
+    )
     report = Report(target="http://127.0.0.1:1/mcp", eras=["2026-07-28"], budget=10, requests=3)
     report.findings = [
         Finding("AUDIT-INT-1", "integrity", Outcome.PASS, Severity.INFO, "all refused"),
         Finding("AUDIT-REPLAY-1", "replay", Outcome.FINDING, Severity.MEDIUM, "ran | again", (ex,)),
-        Finding("AUDIT-AUD-1", "audience", Outcome.NOT_OBSERVABLE, Severity.INFO, "needs --peer-url"),
+        Finding(
+            "AUDIT-AUD-1", "audience", Outcome.NOT_OBSERVABLE, Severity.INFO, "needs --peer-url"
+        ),
     ]
     return report
 
@@ -25,7 +29,8 @@ def test_formats() -> None:
     """AUDIT-REPORT-1: table, JSON and Markdown carry every finding and the request count."""
     report = _report()
     table = render(report, "table")
-    assert "AUDIT-REPLAY-1" in table and "3 of at most 10 requests" in table
+    assert "AUDIT-REPLAY-1" in table
+    assert "3 of at most 10 requests" in table
     data = json.loads(render(report, "json"))
     assert [f["outcome"] for f in data["findings"]] == ["pass", "finding", "n/a"]
     markdown = render(report, "markdown")

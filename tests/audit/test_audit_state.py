@@ -50,7 +50,8 @@ def test_sdk_mutations_cover_every_position_class() -> None:
     assert all(m.state != token for m in found)
     for m in found:
         if m.position in ("key id", "nonce", "ciphertext", "tag"):
-            assert "=" not in m.state and decode_segment(m.state.split(".")[1]) is not None
+            assert "=" not in m.state
+            assert decode_segment(m.state.split(".")[1]) is not None
     assert any(m.state == token + TAMPER_SUFFIX for m in found)
 
 
@@ -69,7 +70,8 @@ def test_single_byte_mutations_change_exactly_one_bit(raw: bytes) -> None:
         if m.position != "payload" or not m.description.startswith("segment 1"):
             continue
         changed = decode_segment(m.state.split(".")[1])
-        assert changed is not None and len(changed) == len(raw)
+        assert changed is not None
+        assert len(changed) == len(raw)
         diff = sum(bin(a ^ b).count("1") for a, b in zip(changed, raw, strict=True))
         assert diff == 1
 
@@ -96,4 +98,5 @@ def test_readable_states() -> None:
     assert readable(json.dumps(payload)) == payload
     assert readable(_sdk_token()) is None
     forged = [m for m in mutations(plain) if m.position == "forgery"]
-    assert forged and readable(forged[0].state) == {**payload, "touchstone_forged": True}
+    assert forged
+    assert readable(forged[0].state) == {**payload, "touchstone_forged": True}

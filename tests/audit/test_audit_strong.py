@@ -27,13 +27,20 @@ def test_mcpserver_boundary_passes_every_state_probe_but_replay() -> None:
 def test_protected_mcpserver_passes_replay_and_existence() -> None:
     """protect() + ReplayGuard: the repeated final round is answered from the store
     (AUDIT-REPLAY-1 passes) and the hidden tool answers like a nonexistent one in both eras,
-    the Mcp-Param header path included (AUDIT-EXIST-1, AUDIT-EXIST-5)."""
+    the Mcp-Param header path included (AUDIT-EXIST-1..5: tools, prompts, resources,
+    templates, headers)."""
     report = run(build_mcp(mode="protected"))
     assert flagged(report) == {"AUDIT-ANS-1": "info"}
     found = by_id(report)
     assert found["AUDIT-REPLAY-1"].outcome is Outcome.PASS
-    assert found["AUDIT-EXIST-1"].outcome is Outcome.PASS
-    assert found["AUDIT-EXIST-5"].outcome is Outcome.PASS
+    for pid in (
+        "AUDIT-EXIST-1",
+        "AUDIT-EXIST-2",
+        "AUDIT-EXIST-3",
+        "AUDIT-EXIST-4",
+        "AUDIT-EXIST-5",
+    ):
+        assert found[pid].outcome is Outcome.PASS, (pid, found[pid].verdict)
 
 
 def test_fastmcp_boundary_and_its_header_oracle() -> None:
@@ -42,9 +49,10 @@ def test_fastmcp_boundary_and_its_header_oracle() -> None:
     the Mcp-Param header check answers HTTP 400 for it first (AUDIT-EXIST-5, a true finding)."""
     report = run(build_fastmcp())
     found = by_id(report)
-    for pid in [*STATE_PROBES, "AUDIT-PRIN-1", "AUDIT-EXIST-1"]:
+    for pid in [*STATE_PROBES, "AUDIT-PRIN-1", "AUDIT-EXIST-1", "AUDIT-EXIST-2", "AUDIT-EXIST-4"]:
         assert found[pid].outcome is Outcome.PASS, (pid, found[pid].verdict)
-    assert found["AUDIT-EXIST-5"].counts and "HTTP 400 vs 200" in found["AUDIT-EXIST-5"].verdict
+    assert found["AUDIT-EXIST-5"].counts
+    assert "HTTP 400 vs 200" in found["AUDIT-EXIST-5"].verdict
 
 
 def test_audience_binding_between_two_mcpservers_sharing_a_key() -> None:

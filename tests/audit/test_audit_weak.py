@@ -19,7 +19,8 @@ def test_plain_base64_json_state_is_readable_and_forgeable() -> None:
     found = by_id(report)
     assert found["AUDIT-CONF-1"].severity.label == "medium"
     assert "ledger balance" in found["AUDIT-CONF-1"].verdict
-    assert found["AUDIT-INT-1"].counts and "forgery" in found["AUDIT-INT-1"].verdict
+    assert found["AUDIT-INT-1"].counts
+    assert "forgery" in found["AUDIT-INT-1"].verdict
     assert found["AUDIT-INT-1"].evidence
 
 
@@ -28,7 +29,7 @@ def test_signed_but_unbound_state_is_accepted_for_other_requests() -> None:
     (AUDIT-INT-1) still passes, since the signature holds."""
     probes = ["AUDIT-INT-1", "AUDIT-BIND-1", "AUDIT-BIND-2", "AUDIT-BIND-3", "AUDIT-PRIN-1"]
     report = run(WeakServer("unbound"), probes, eras=MODERN)
-    assert flagged(report) == {p: "high" for p in probes[1:]}
+    assert flagged(report) == dict.fromkeys(probes[1:], "high")
     evidence = by_id(report)["AUDIT-BIND-1"].evidence
     assert "touchstone-other" in evidence[0].request_body
     assert "run #" in evidence[0].response_body
@@ -39,7 +40,8 @@ def test_unbound_state_is_accepted_by_a_peer_sharing_its_key() -> None:
     servers = {URL: WeakServer("unbound", name="a"), PEER: WeakServer("unbound", name="b")}
     report = run(servers, ["AUDIT-AUD-1"], eras=MODERN, peer_url=PEER)
     finding = by_id(report)["AUDIT-AUD-1"]
-    assert finding.counts and finding.severity.label == "high"
+    assert finding.counts
+    assert finding.severity.label == "high"
     assert finding.evidence[1].target == PEER
 
 
@@ -81,11 +83,13 @@ def test_hidden_tool_answered_forbidden() -> None:
     eras, with both answers as evidence; the sealed state passes AUDIT-INT-1."""
     report = run(WeakServer("forbidden"), ["AUDIT-EXIST-1", "AUDIT-INT-1", "AUDIT-EXIST-2"])
     found = by_id(report)
-    assert found["AUDIT-EXIST-1"].counts and found["AUDIT-EXIST-1"].severity.label == "medium"
+    assert found["AUDIT-EXIST-1"].counts
+    assert found["AUDIT-EXIST-1"].severity.label == "medium"
     assert "2025-11-25" in found["AUDIT-EXIST-1"].verdict
     assert "2026-07-28" in found["AUDIT-EXIST-1"].verdict
     bodies = [e.response_body for e in found["AUDIT-EXIST-1"].evidence]
-    assert any("Forbidden" in b for b in bodies) and any("Unknown tool" in b for b in bodies)
+    assert any("Forbidden" in b for b in bodies)
+    assert any("Unknown tool" in b for b in bodies)
     assert found["AUDIT-INT-1"].outcome is Outcome.PASS
     assert found["AUDIT-EXIST-2"].outcome is Outcome.NOT_OBSERVABLE
 
@@ -95,7 +99,8 @@ def test_evidence_never_carries_a_bearer_token() -> None:
     report = run(WeakServer("forbidden"), ["AUDIT-EXIST-1", "AUDIT-PRIN-1"], eras=MODERN)
     text = json.dumps(report.to_json())
     assert "Bearer <redacted>" in text
-    assert "Bearer root" not in text and "Bearer alice" not in text
+    assert "Bearer root" not in text
+    assert "Bearer alice" not in text
 
 
 def test_a_server_that_needs_no_state_is_not_flagged() -> None:
@@ -114,7 +119,8 @@ def test_settled_answers_need_a_multi_round_flow() -> None:
     observable, and no request is spent on it."""
     report = run(WeakServer("forbidden"), ["AUDIT-ANS-2"], eras=MODERN)
     finding = by_id(report)["AUDIT-ANS-2"]
-    assert finding.outcome is Outcome.NOT_OBSERVABLE and "single-round" in finding.verdict
+    assert finding.outcome is Outcome.NOT_OBSERVABLE
+    assert "single-round" in finding.verdict
 
 
 def test_unsolicited_answer_is_reported_as_information() -> None:
@@ -122,5 +128,6 @@ def test_unsolicited_answer_is_reported_as_information() -> None:
     evidence (the extra key in the request)."""
     report = run(WeakServer("forbidden"), ["AUDIT-ANS-1"], eras=MODERN)
     finding = by_id(report)["AUDIT-ANS-1"]
-    assert finding.counts and finding.severity.label == "info"
+    assert finding.counts
+    assert finding.severity.label == "info"
     assert "touchstone_unsolicited" in finding.evidence[0].request_body

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from mcp_touchstone.audit._report import Exchange, redact
 
@@ -30,7 +30,7 @@ class AuditError(Exception):
     """The audit could not be made (exit status 2); the message names why."""
 
 
-class BudgetSpent(Exception):
+class BudgetSpent(Exception):  # noqa: N818 - a condition, not an error: the audit goes on
     """The request budget is spent; the probe that hit it is reported as not observable."""
 
 
@@ -59,9 +59,8 @@ class Answer:
     @property
     def result(self) -> dict[str, Any] | None:
         """The JSON-RPC result object, ``None`` for an error or an unreadable answer."""
-        if isinstance(self.message, dict) and isinstance(self.message.get("result"), dict):
-            return self.message["result"]
-        return None
+        result = self.message.get("result") if isinstance(self.message, dict) else None
+        return cast("dict[str, Any]", result) if isinstance(result, dict) else None
 
     @property
     def kind(self) -> str:
@@ -97,6 +96,7 @@ class Endpoint:
         self._transport = transport
         self._http: Any = None
         self._procs: dict[str, Any] = {}
+        self._buffers: dict[str, bytes] = {}
 
     @property
     def target(self) -> str:
@@ -114,7 +114,9 @@ class Endpoint:
             await proc.wait()
         self._procs.clear()
 
-    async def post(self, headers: Mapping[str, str], body: bytes) -> tuple[int, Mapping[str, str], bytes]:
+    async def post(
+        self, headers: Mapping[str, str], body: bytes
+    ) -> tuple[int, Mapping[str, str], bytes]:
         """POST ``body`` to the URL; the status, headers and body bytes."""
         import httpx2
 
@@ -141,27 +143,31 @@ class Endpoint:
             except OSError as exc:
                 raise AuditError(f"cannot start {self.target}: {exc.strerror}") from None
             self._procs[era] = proc
-            proc.touchstone_buffer = b""
+            self._buffers[era] = b""
+        assert proc.stdin is not None
+        assert proc.stdout is not None
         await proc.stdin.send(line + b"\n")
         if request_id is None:
             return b""
         with anyio.move_on_after(TIMEOUT):
             while True:
-                while b"\n" in proc.touchstone_buffer:
-                    raw, proc.touchstone_buffer = proc.touchstone_buffer.split(b"\n", 1)
+                while b"\n" in self._buffers[era]:
+                    raw, self._buffers[era] = self._buffers[era].split(b"\n", 1)
                     try:
                         message = json.loads(raw)
                     except ValueError:
                         continue
-                    if isinstance(message, dict) and message.get("id") == request_id and (
-                        "result" in message or "error" in message
+                    if (
+                        isinstance(message, dict)
+                        and message.get("id") == request_id
+                        and ("result" in message or "error" in message)
                     ):
-                        return raw
+                        return bytes(raw)
                 try:
                     chunk = await proc.stdout.receive()
                 except (anyio.EndOfStream, anyio.ClosedResourceError):
                     raise AuditError(f"{self.target} closed its standard output") from None
-                proc.touchstone_buffer += chunk
+                self._buffers[era] += chunk
         raise AuditError(f"{self.target} did not answer request {request_id} in {TIMEOUT:.0f} s")
 
 
@@ -181,7 +187,12 @@ class Connection:
     """One caller (a bearer token or none) talking one era to one endpoint."""
 
     def __init__(
-        self, endpoint: Endpoint, era: str, token: str | None, budget: Budget, secrets: Sequence[str]
+        self,
+        endpoint: Endpoint,
+        era: str,
+        token: str | None,
+        budget: Budget,
+        secrets: Sequence[str],
     ) -> None:
         self.endpoint = endpoint
         self.era = era
@@ -213,7 +224,11 @@ class Connection:
             self._ready = True
             return
         self._ready = True
-        init = {"protocolVersion": self.era, "capabilities": CAPABILITIES, "clientInfo": CLIENT_INFO}
+        init = {
+            "protocolVersion": self.era,
+            "capabilities": CAPABILITIES,
+            "clientInfo": CLIENT_INFO,
+        }
         answer, _ = await self.send("initialize", init, "initialize")
         if answer.result is None:
             raise AuditError(f"{self.endpoint.target}: initialize failed: {answer.body[:200]}")
@@ -283,7 +298,8 @@ class Connection:
                 parsed = None
         text = raw.decode("utf-8", "replace")
         shown = {
-            k: ("Bearer <redacted>" if k.lower() == "authorization" else v) for k, v in headers.items()
+            k: ("Bearer <redacted>" if k.lower() == "authorization" else v)
+            for k, v in headers.items()
         }
         exchange = Exchange(
             label=label or method,

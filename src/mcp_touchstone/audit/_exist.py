@@ -130,7 +130,7 @@ async def existence(
                 target, absent = name, f"touchstone_absent_{kind}"
             args = example_arguments(item.get("inputSchema")) if kind in ("tool", "header") else {}
             if kind == "header":
-                args.update({p: "touchstone" for p in _header_props(item.get("inputSchema"))})
+                args.update(dict.fromkeys(_header_props(item.get("inputSchema")), "touchstone"))
             m1, p1 = _request(kind, target, args)
             m2, p2 = _request(kind, absent, args)
             a1, e1 = await conn.send(m1, p1, f"{era}: hidden {target}", request_id=_ID)
@@ -144,12 +144,26 @@ async def existence(
                 evidence.extend([e1, e2])
     if leaks:
         return Finding(
-            pid, title, Outcome.FINDING, Severity.MEDIUM,
-            f"distinguishable from a nonexistent name: {', '.join(leaks)}", tuple(evidence[:4]),
+            pid,
+            title,
+            Outcome.FINDING,
+            Severity.MEDIUM,
+            f"distinguishable from a nonexistent name: {', '.join(leaks)}",
+            tuple(evidence[:4]),
         )
     if checked:
         return Finding(
-            pid, title, Outcome.PASS, Severity.INFO,
-            f"{checked} hidden name(s) answered exactly like a nonexistent one", tuple(evidence[:2]),
+            pid,
+            title,
+            Outcome.PASS,
+            Severity.INFO,
+            f"{checked} hidden name(s) answered exactly like a nonexistent one",
+            tuple(evidence[:2]),
         )
-    return Finding(pid, title, Outcome.NOT_OBSERVABLE, Severity.INFO, "; ".join(dict.fromkeys(reasons)) or "nothing to compare")
+    return Finding(
+        pid,
+        title,
+        Outcome.NOT_OBSERVABLE,
+        Severity.INFO,
+        "; ".join(dict.fromkeys(reasons)) or "nothing to compare",
+    )

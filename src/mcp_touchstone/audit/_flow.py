@@ -102,8 +102,10 @@ def example_arguments(schema: Any) -> dict[str, Any]:
     examples = schema.get("examples")
     if isinstance(examples, list) and examples and isinstance(examples[0], dict):
         return dict(examples[0])
-    props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    found_props = schema.get("properties")
+    props: Mapping[str, Any] = found_props if isinstance(found_props, Mapping) else {}
+    found_required = schema.get("required")
+    required: list[Any] = found_required if isinstance(found_required, list) else []
     return {name: _value(props.get(name)) for name in required if isinstance(name, str)}
 
 
@@ -173,7 +175,12 @@ async def drive(conn: Connection, tool: str, arguments: Mapping[str, Any]) -> Fl
     if answer.kind != "input_required":
         return None
     first = answer.result or {}
-    flow = Flow(tool, dict(arguments), [(params, answer, exchange)], sorted(first.get("inputRequests") or {}))
+    flow = Flow(
+        tool,
+        dict(arguments),
+        [(params, answer, exchange)],
+        sorted(first.get("inputRequests") or {}),
+    )
     for number in range(2, MAX_ROUNDS + 2):
         result = answer.result or {}
         requests = result.get("inputRequests") or {}
@@ -182,7 +189,9 @@ async def drive(conn: Connection, tool: str, arguments: Mapping[str, Any]) -> Fl
             params["inputResponses"] = {k: answer_for(v) for k, v in requests.items()}
         if isinstance(result.get("requestState"), str):
             params["requestState"] = result["requestState"]
-        answer, exchange = await conn.send("tools/call", params, f"tools/call {tool} (round {number})")
+        answer, exchange = await conn.send(
+            "tools/call", params, f"tools/call {tool} (round {number})"
+        )
         flow.rounds.append((params, answer, exchange))
         if answer.kind != "input_required":
             break
@@ -195,8 +204,10 @@ async def find_flow(
     """The MRTR flow to probe, and the other tools seen answering ``input_required``: the
     named tool, or the first of at most :data:`MAX_TRIES` listed tools that asks for input."""
     if tool is not None:
-        args = dict(arguments) if arguments is not None else example_arguments(
-            catalog.items.get("tool", {}).get(tool, {}).get("inputSchema")
+        args = (
+            dict(arguments)
+            if arguments is not None
+            else example_arguments(catalog.items.get("tool", {}).get(tool, {}).get("inputSchema"))
         )
         return await drive(conn, tool, args), []
     flow: Flow | None = None

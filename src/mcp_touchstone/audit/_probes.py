@@ -18,7 +18,7 @@ from mcp_touchstone.audit._client import MODERN, Answer, Connection
 from mcp_touchstone.audit._flow import Catalog, Flow, drive, example_arguments
 from mcp_touchstone.audit._report import Exchange, Finding, Outcome, Severity
 
-__all__ = ["Context", "PROBES"]
+__all__ = ["PROBES", "Context"]
 
 MAX_HIDDEN = 3
 LONG_LIFETIME = 86400.0
@@ -45,7 +45,14 @@ class Context:
         return self.conns.get((era, who))
 
 
-def _f(pid: str, title: str, outcome: Outcome, severity: Severity, verdict: str, ev: Sequence[Exchange] = ()) -> Finding:
+def _f(  # noqa: PLR0917 - a Finding's fields, in its own order
+    pid: str,
+    title: str,
+    outcome: Outcome,
+    severity: Severity,
+    verdict: str,
+    ev: Sequence[Exchange] = (),
+) -> Finding:
     return Finding(pid, title, outcome, severity, verdict, tuple(ev))
 
 
@@ -72,7 +79,7 @@ async def _retry(
     name: str | None = None,
     arguments: Mapping[str, Any] | None = None,
     answers: Mapping[str, Any] | None = None,
-    state: str | None | bool = True,
+    state: str | bool | None = True,
 ) -> tuple[Answer, Exchange]:
     """The flow's final retry with the given parts replaced (``state=False``: none sent)."""
     params: dict[str, Any] = {}
@@ -92,10 +99,14 @@ async def _retry(
     return await conn.send(method, params, label)
 
 
-async def _relied_on(conn: Connection, flow: Flow, label: str, **parts: Any) -> tuple[bool, Exchange]:
+async def _relied_on(
+    conn: Connection, flow: Flow, label: str, **parts: Any
+) -> tuple[bool, Exchange]:
     """The control: the same retry without any state; whether it is refused (the server relies
     on the state)."""
-    answer, ex = await _retry(conn, flow, f"control: {label} without requestState", state=False, **parts)
+    answer, ex = await _retry(
+        conn, flow, f"control: {label} without requestState", state=False, **parts
+    )
     return answer.kind != "complete", ex
 
 
@@ -105,7 +116,9 @@ async def integrity(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None and flow.state is not None
+    assert conn is not None
+    assert flow is not None
+    assert flow.state is not None
     accepted: list[tuple[_state.Mutation, Exchange]] = []
     tried = 0
     evidence: list[Exchange] = []
@@ -118,17 +131,31 @@ async def integrity(ctx: Context) -> Finding:
             accepted.append((m, ex))
     layout = _state.layout(flow.state)
     if not accepted:
-        return _f(pid, title, Outcome.PASS, Severity.INFO, f"all {tried} mutations refused (layout {layout})", evidence)
+        return _f(
+            pid,
+            title,
+            Outcome.PASS,
+            Severity.INFO,
+            f"all {tried} mutations refused (layout {layout})",
+            evidence,
+        )
     relied, control = await _relied_on(conn, flow, "final retry")
     if not relied:
-        return _na(pid, title, f"{flow.tool} completes without any requestState: its integrity is not observable")
+        return _na(
+            pid,
+            title,
+            f"{flow.tool} completes without any requestState: its integrity is not observable",
+        )
     which = sorted({m.position for m, _ in accepted})
     only_suffix = all(m.position != "suffix" for m, _ in accepted) and any(
         m.position == "suffix" for m in _state.mutations(flow.state)
     )
     note = " (yet the '-TAMPERED' suffix was refused)" if only_suffix else ""
     return _f(
-        pid, title, Outcome.FINDING, Severity.HIGH,
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.HIGH,
         f"{len(accepted)} of {tried} mutations accepted ({', '.join(which)}){note}",
         [ex for _, ex in accepted[:3]] + [control],
     )
@@ -140,7 +167,9 @@ async def swap(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None and flow.state is not None
+    assert conn is not None
+    assert flow is not None
+    assert flow.state is not None
     second = await drive(conn, flow.tool, flow.arguments)
     if second is None or second.state is None:
         return _na(pid, title, "a second flow gave no state to splice")
@@ -153,8 +182,17 @@ async def swap(ctx: Context) -> Finding:
         if answer.kind == "complete":
             accepted.append(ex)
     if not accepted:
-        return _f(pid, title, Outcome.PASS, Severity.INFO, f"all {len(spliced)} spliced states refused")
-    return _f(pid, title, Outcome.FINDING, Severity.HIGH, f"{len(accepted)} of {len(spliced)} spliced states accepted", accepted[:2])
+        return _f(
+            pid, title, Outcome.PASS, Severity.INFO, f"all {len(spliced)} spliced states refused"
+        )
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.HIGH,
+        f"{len(accepted)} of {len(spliced)} spliced states accepted",
+        accepted[:2],
+    )
 
 
 def _leaves(value: Any) -> list[str]:
@@ -171,12 +209,19 @@ async def confidentiality(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title)) is not None:
         return skip
     flow = ctx.flow
-    assert flow is not None and flow.state is not None
-    states = [r[0].get("requestState") for r in flow.rounds if isinstance(r[0].get("requestState"), str)]
+    assert flow is not None
+    assert flow.state is not None
+    states: list[str] = [
+        r[0]["requestState"] for r in flow.rounds if isinstance(r[0].get("requestState"), str)
+    ]
     sent = {flow.tool, *_leaves(flow.arguments), "tools/call", "prompts/get", "resources/read"}
     sent.update(c.token for c in ctx.conns.values() if c.token)
     for catalog in ctx.catalogs.values():
-        info = (catalog.discovered or {}).get("serverInfo") if isinstance(catalog.discovered, dict) else None
+        info = (
+            (catalog.discovered or {}).get("serverInfo")
+            if isinstance(catalog.discovered, dict)
+            else None
+        )
         if isinstance(info, dict):
             sent.update(str(v) for v in info.values() if isinstance(v, str))
     for params, _answer, _ in flow.rounds:
@@ -185,14 +230,35 @@ async def confidentiality(ctx: Context) -> Finding:
         value = _state.readable(state)
         if value is None:
             continue
-        server_data = sorted({leaf for leaf in _leaves(value) if leaf not in sent and len(leaf) > 2})
+        server_data = sorted(
+            {leaf for leaf in _leaves(value) if leaf not in sent and len(leaf) > 2}
+        )
         ex = flow.rounds[0][2]
         if server_data:
-            return _f(pid, title, Outcome.FINDING, Severity.MEDIUM,
-                      f"the state is readable JSON holding values the client never sent: {', '.join(server_data[:4])}", [ex])
-        return _f(pid, title, Outcome.FINDING, Severity.INFO,
-                  "the state is readable JSON (signed or plain), holding only what the client sent", [ex])
-    return _f(pid, title, Outcome.PASS, Severity.INFO, f"no state decodes to readable data (layout {_state.layout(flow.state)})")
+            return _f(
+                pid,
+                title,
+                Outcome.FINDING,
+                Severity.MEDIUM,
+                "the state is readable JSON holding values the client never sent: "
+                + ", ".join(server_data[:4]),
+                [ex],
+            )
+        return _f(
+            pid,
+            title,
+            Outcome.FINDING,
+            Severity.INFO,
+            "the state is readable JSON (signed or plain), holding only what the client sent",
+            [ex],
+        )
+    return _f(
+        pid,
+        title,
+        Outcome.PASS,
+        Severity.INFO,
+        f"no state decodes to readable data (layout {_state.layout(flow.state)})",
+    )
 
 
 def _other_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,14 +279,24 @@ def _other_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
 
 async def _binding(ctx: Context, pid: str, title: str, what: str, **parts: Any) -> Finding:
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None
+    assert conn is not None
+    assert flow is not None
     answer, ex = await _retry(conn, flow, f"state replayed with {what}", **parts)
     if answer.kind != "complete":
-        return _f(pid, title, Outcome.PASS, Severity.INFO, f"state replayed with {what} refused", [ex])
+        return _f(
+            pid, title, Outcome.PASS, Severity.INFO, f"state replayed with {what} refused", [ex]
+        )
     relied, control = await _relied_on(conn, flow, what, **parts)
     if not relied:
         return _na(pid, title, f"{what} completes without any requestState: binding not observable")
-    return _f(pid, title, Outcome.FINDING, Severity.HIGH, f"state minted for {flow.tool} accepted with {what}", [ex, control])
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.HIGH,
+        f"state minted for {flow.tool} accepted with {what}",
+        [ex, control],
+    )
 
 
 async def bind_arguments(ctx: Context) -> Finding:
@@ -258,9 +334,18 @@ async def bind_method(ctx: Context) -> Finding:
     prompts = catalog.names("prompt") if catalog else []
     resources = catalog.names("resource") if catalog else []
     if prompts:
-        return await _binding(ctx, pid, title, f"prompts/get {prompts[0]}", method="prompts/get", name=prompts[0])
+        return await _binding(
+            ctx, pid, title, f"prompts/get {prompts[0]}", method="prompts/get", name=prompts[0]
+        )
     if resources:
-        return await _binding(ctx, pid, title, f"resources/read {resources[0]}", method="resources/read", name=resources[0])
+        return await _binding(
+            ctx,
+            pid,
+            title,
+            f"resources/read {resources[0]}",
+            method="resources/read",
+            name=resources[0],
+        )
     return _na(pid, title, "no prompt or resource is listed to carry the state")
 
 
@@ -299,7 +384,14 @@ async def _foreign(ctx: Context, conn: Connection, pid: str, title: str, who: st
     relied, control = await _relied_on(conn, flow, f"{who}'s final retry")
     if not relied:
         return _na(pid, title, f"{who} completes without any requestState: binding not observable")
-    return _f(pid, title, Outcome.FINDING, Severity.HIGH, f"{who} completed {flow.tool} with a state minted elsewhere", [ex0, ex, control])
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.HIGH,
+        f"{who} completed {flow.tool} with a state minted elsewhere",
+        [ex0, ex, control],
+    )
 
 
 def _expiry(value: Any) -> float | None:
@@ -317,17 +409,34 @@ async def lifetime(ctx: Context) -> Finding:
     pid, title = "AUDIT-TTL-2", "TTL: lifetime of a readable state"
     if (skip := _need_flow(ctx, pid, title)) is not None:
         return skip
-    assert ctx.flow is not None and ctx.flow.state is not None
+    assert ctx.flow is not None
+    assert ctx.flow.state is not None
     value = _state.readable(ctx.flow.state)
     if value is None:
-        return _na(pid, title, "the state is opaque; its lifetime is observable only with --ttl-wait")
+        return _na(
+            pid, title, "the state is opaque; its lifetime is observable only with --ttl-wait"
+        )
     exp = _expiry(value)
     ex = ctx.flow.final[2]
     if exp is None:
-        return _f(pid, title, Outcome.FINDING, Severity.MEDIUM, "the readable state carries no expiry", [ex])
+        return _f(
+            pid,
+            title,
+            Outcome.FINDING,
+            Severity.MEDIUM,
+            "the readable state carries no expiry",
+            [ex],
+        )
     left = exp - ctx.clock()
     if left > LONG_LIFETIME:
-        return _f(pid, title, Outcome.FINDING, Severity.LOW, f"the state expires in {left:.0f} s (over a day)", [ex])
+        return _f(
+            pid,
+            title,
+            Outcome.FINDING,
+            Severity.LOW,
+            f"the state expires in {left:.0f} s (over a day)",
+            [ex],
+        )
     return _f(pid, title, Outcome.PASS, Severity.INFO, f"the state expires in {left:.0f} s")
 
 
@@ -339,7 +448,10 @@ async def ttl_wait(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None and flow.state is not None and ctx.sleep is not None
+    assert conn is not None
+    assert flow is not None
+    assert flow.state is not None
+    assert ctx.sleep is not None
     wait = min(ctx.ttl_wait, MAX_TTL_WAIT)
     exp = _expiry(_state.readable(flow.state))
     if exp is not None and 0 <= exp + 1 - ctx.clock() <= wait:
@@ -348,7 +460,14 @@ async def ttl_wait(ctx: Context) -> Finding:
     answer, ex = await _retry(conn, flow, f"final retry after waiting {wait:.1f} s")
     if answer.kind != "complete":
         return _f(pid, title, Outcome.PASS, Severity.INFO, f"refused after {wait:.1f} s", [ex])
-    return _f(pid, title, Outcome.FINDING, Severity.MEDIUM, f"the state was still accepted {wait:.1f} s later", [ex])
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.MEDIUM,
+        f"the state was still accepted {wait:.1f} s later",
+        [ex],
+    )
 
 
 async def replay(ctx: Context) -> Finding:
@@ -357,14 +476,36 @@ async def replay(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None
+    assert conn is not None
+    assert flow is not None
     first = flow.final[1]
-    answer, ex = await _retry(conn, flow, "the final retry, sent again", state=True if flow.state else False)
+    answer, ex = await _retry(conn, flow, "the final retry, sent again", state=bool(flow.state))
     if answer.kind != "complete":
-        return _f(pid, title, Outcome.PASS, Severity.INFO, "the repeated final retry was refused (single use)", [ex])
+        return _f(
+            pid,
+            title,
+            Outcome.PASS,
+            Severity.INFO,
+            "the repeated final retry was refused (single use)",
+            [ex],
+        )
     if answer.comparable() == first.comparable():
-        return _f(pid, title, Outcome.PASS, Severity.INFO, "the repeated final retry got the same result (replayed, or a deterministic tool)", [ex])
-    return _f(pid, title, Outcome.FINDING, Severity.MEDIUM, f"{flow.tool} ran again: the repeated final retry got a different result", [flow.final[2], ex])
+        return _f(
+            pid,
+            title,
+            Outcome.PASS,
+            Severity.INFO,
+            "the repeated final retry got the same result (replayed, or a deterministic tool)",
+            [ex],
+        )
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.MEDIUM,
+        f"{flow.tool} ran again: the repeated final retry got a different result",
+        [flow.final[2], ex],
+    )
 
 
 async def unsolicited(ctx: Context) -> Finding:
@@ -373,12 +514,28 @@ async def unsolicited(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None
+    assert conn is not None
+    assert flow is not None
     answers = {**flow.answers, UNSOLICITED: {"action": "accept", "content": {}}}
-    answer, ex = await _retry(conn, flow, f"final retry with an extra answer {UNSOLICITED!r}", answers=answers, state=True if flow.state else False)
+    answer, ex = await _retry(
+        conn,
+        flow,
+        f"final retry with an extra answer {UNSOLICITED!r}",
+        answers=answers,
+        state=bool(flow.state),
+    )
     if answer.kind != "complete":
-        return _f(pid, title, Outcome.PASS, Severity.INFO, "the unsolicited answer was refused", [ex])
-    return _f(pid, title, Outcome.FINDING, Severity.INFO, "the server accepted an answer it did not request", [ex])
+        return _f(
+            pid, title, Outcome.PASS, Severity.INFO, "the unsolicited answer was refused", [ex]
+        )
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.INFO,
+        "the server accepted an answer it did not request",
+        [ex],
+    )
 
 
 async def settled(ctx: Context) -> Finding:
@@ -387,15 +544,36 @@ async def settled(ctx: Context) -> Finding:
     if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
         return skip
     conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None and flow is not None
+    assert conn is not None
+    assert flow is not None
     if len(flow.rounds) < 3:
         return _na(pid, title, "single-round flow: no answer is settled before the final round")
     earlier = flow.rounds[1][0].get("inputResponses") or {}
     answers = {**flow.answers, **{k: {"action": "decline"} for k in earlier}}
-    answer, ex = await _retry(conn, flow, "final retry re-answering settled keys", answers=answers, state=True if flow.state else False)
+    answer, ex = await _retry(
+        conn,
+        flow,
+        "final retry re-answering settled keys",
+        answers=answers,
+        state=bool(flow.state),
+    )
     if answer.kind != "complete" or answer.comparable() == flow.final[1].comparable():
-        return _f(pid, title, Outcome.PASS, Severity.INFO, "re-answered settled keys were refused or ignored", [ex])
-    return _f(pid, title, Outcome.FINDING, Severity.MEDIUM, "a re-answered settled key changed the result", [ex])
+        return _f(
+            pid,
+            title,
+            Outcome.PASS,
+            Severity.INFO,
+            "re-answered settled keys were refused or ignored",
+            [ex],
+        )
+    return _f(
+        pid,
+        title,
+        Outcome.FINDING,
+        Severity.MEDIUM,
+        "a re-answered settled key changed the result",
+        [ex],
+    )
 
 
 PROBES: dict[str, Callable[[Context], Awaitable[Finding]]] = {

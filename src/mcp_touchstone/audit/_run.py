@@ -85,8 +85,10 @@ async def audit(config: AuditConfig) -> Report:
             try:
                 catalogs[(era, who)] = await discover(conn)
             except AuditError as exc:
-                if who == "main" and era == config.eras[-1] and not any(
-                    w == "main" for (_e, w) in catalogs
+                if (
+                    who == "main"
+                    and era == config.eras[-1]
+                    and not any(w == "main" for (_e, w) in catalogs)
                 ):
                     raise
                 report.notes.append(f"{era} {who}: {exc}")
@@ -97,10 +99,17 @@ async def audit(config: AuditConfig) -> Report:
             report.notes.append(f"{era} {who}: listed {counts}")
         ctx = Context(conns=conns, catalogs=catalogs, eras=config.eras, ttl_wait=config.ttl_wait)
         ctx.sleep = config.sleep or anyio.sleep
-        if MODERN in config.eras and (MODERN, "main") in catalogs and any(p in PROBES for p in config.probes):
+        if (
+            MODERN in config.eras
+            and (MODERN, "main") in catalogs
+            and any(p in PROBES for p in config.probes)
+        ):
             try:
                 ctx.flow, ctx.other_mrtr = await find_flow(
-                    conns[(MODERN, "main")], catalogs[(MODERN, "main")], config.tool, config.arguments
+                    conns[(MODERN, "main")],
+                    catalogs[(MODERN, "main")],
+                    config.tool,
+                    config.arguments,
                 )
             except BudgetSpent as exc:
                 ctx.why_no_flow = f"{exc} before an MRTR flow completed"
@@ -179,7 +188,10 @@ def main(args: Any) -> int:
     try:
         import anyio
     except ImportError:
-        print("touchstone: audit needs the [mcp] extra (pip install 'mcp-touchstone[mcp]')", file=sys.stderr)
+        print(
+            "touchstone: audit needs the [mcp] extra (pip install 'mcp-touchstone[mcp]')",
+            file=sys.stderr,
+        )
         return 2
     try:
         threshold = Severity.parse(args.fail_on)
@@ -191,7 +203,7 @@ def main(args: Any) -> int:
     except ImportError as exc:
         print(f"touchstone: audit needs the [mcp] extra: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # noqa: BLE001 - the promise is one line, never a traceback
+    except Exception as exc:
         print(f"touchstone: audit could not be made: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     text = render(report, args.format)

@@ -121,11 +121,7 @@ def _sdk(state: str) -> list[Mutation]:
             f"{version}.{_encode(_flip(raw, middle), blob)}",
         )
     )
-    out.append(
-        Mutation(
-            "truncation", "last byte removed", f"{version}.{_encode(raw[:-1], blob)}"
-        )
-    )
+    out.append(Mutation("truncation", "last byte removed", f"{version}.{_encode(raw[:-1], blob)}"))
     out.append(Mutation("truncation", "tag removed", f"{version}.{_encode(raw[:body], blob)}"))
     return out
 
@@ -134,10 +130,13 @@ def _neva(state: str) -> list[Mutation]:
     version, kid, nonce_text, blob = state.split(".")
     nonce = decode_segment(nonce_text)
     raw = decode_segment(blob)
-    assert nonce is not None and raw is not None
-    out = [
+    assert nonce is not None
+    assert raw is not None
+    return [
         Mutation("version", f"version {version} -> v9", f"v9.{kid}.{nonce_text}.{blob}"),
-        Mutation("key id", f"key id {kid!r} changed", f"{version}.{_flip_text(kid)}.{nonce_text}.{blob}"),
+        Mutation(
+            "key id", f"key id {kid!r} changed", f"{version}.{_flip_text(kid)}.{nonce_text}.{blob}"
+        ),
         Mutation(
             "nonce",
             "one bit of nonce byte 0",
@@ -160,7 +159,6 @@ def _neva(state: str) -> list[Mutation]:
         ),
         Mutation("truncation", "last segment removed", f"{version}.{kid}.{nonce_text}"),
     ]
-    return out
 
 
 def _segments(state: str) -> list[Mutation]:
@@ -171,12 +169,26 @@ def _segments(state: str) -> list[Mutation]:
         position = "version" if i == 0 and _VERSION.match(part) else "payload"
         if position == "version":
             changed = "v9" if part != "v9" else "v8"
-            out.append(Mutation(position, f"segment {i} {part} -> {changed}", _join(parts, i, changed)))
+            out.append(
+                Mutation(position, f"segment {i} {part} -> {changed}", _join(parts, i, changed))
+            )
             continue
         if raw is None or not raw:
-            out.append(Mutation(position, f"segment {i}: last character changed", _join(parts, i, _flip_text(part))))
+            out.append(
+                Mutation(
+                    position,
+                    f"segment {i}: last character changed",
+                    _join(parts, i, _flip_text(part)),
+                )
+            )
             continue
-        out.append(Mutation(position, f"segment {i}: one bit of byte 0", _join(parts, i, _encode(_flip(raw, 0), part))))
+        out.append(
+            Mutation(
+                position,
+                f"segment {i}: one bit of byte 0",
+                _join(parts, i, _encode(_flip(raw, 0), part)),
+            )
+        )
         if len(raw) > 1:
             out.append(
                 Mutation(
@@ -188,7 +200,13 @@ def _segments(state: str) -> list[Mutation]:
     last = parts[-1]
     raw = decode_segment(last)
     if raw:
-        out.append(Mutation("truncation", "last byte removed", _join(parts, len(parts) - 1, _encode(raw[:-1], last))))
+        out.append(
+            Mutation(
+                "truncation",
+                "last byte removed",
+                _join(parts, len(parts) - 1, _encode(raw[:-1], last)),
+            )
+        )
     else:
         out.append(Mutation("truncation", "last character removed", state[:-1]))
     if len(parts) > 1:
@@ -222,12 +240,15 @@ def swaps(a: str, b: str) -> list[Mutation]:
     if kind == "sdk":
         va, blob_a = a.split(".")
         raw_a, raw_b = decode_segment(blob_a), decode_segment(b.split(".")[1])
-        assert raw_a is not None and raw_b is not None
+        assert raw_a is not None
+        assert raw_b is not None
         n0, n1 = _SDK_KID, _SDK_KID + _NONCE
         nonce_swap = raw_a[:n0] + raw_b[n0:n1] + raw_a[n1:]
         tag_swap = raw_a[:-_TAG] + raw_b[-_TAG:]
         return [
-            Mutation("swap", "nonce taken from a second state", f"{va}.{_encode(nonce_swap, blob_a)}"),
+            Mutation(
+                "swap", "nonce taken from a second state", f"{va}.{_encode(nonce_swap, blob_a)}"
+            ),
             Mutation("swap", "tag taken from a second state", f"{va}.{_encode(tag_swap, blob_a)}"),
         ]
     pa, pb = a.split("."), b.split(".")
@@ -236,7 +257,9 @@ def swaps(a: str, b: str) -> list[Mutation]:
     out = []
     for i in range(len(pa)):
         if pa[i] != pb[i]:
-            out.append(Mutation("swap", f"segment {i} taken from a second state", _join(pa, i, pb[i])))
+            out.append(
+                Mutation("swap", f"segment {i} taken from a second state", _join(pa, i, pb[i]))
+            )
     return out[:3]
 
 
