@@ -141,6 +141,8 @@ async def matrix() -> str:
             "again (`REPLAY-1`; `ReplayGuard` closes it), FastMCP's `Mcp-Param-*` header check",
             "answers HTTP 400 for a tool its component auth hides (`EXIST-5`), and the",
             "TypeScript SDK answers a disabled component unlike a missing one (`EXIST-1..3`).",
+            "The plain MCPServer hides nothing (both tokens are listed every component), so its",
+            "existence probes are not observable; `protect()` is what hides, and it passes.",
             "",
             "Probes aimed at each weak server's weakness (each finds it):",
             "",

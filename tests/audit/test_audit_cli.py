@@ -154,3 +154,28 @@ def test_an_audit_that_cannot_be_made_exits_2(args: list[str], needle: str) -> N
     assert needle in done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_help_stays_light() -> None:
+    """AUDIT-WIRE-1: the CLI lists ``audit`` without importing the audit, httpx2 or anyio."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from mcp_touchstone import _cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n"
+        "    _cli.main(['--help'])\n"
+        "assert 'audit' in out.getvalue()\n"
+        "bad = [m for m in ('httpx2', 'anyio', 'mcp_touchstone.audit') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_legacy_only_audit_explains_the_missing_flow(example_url: str) -> None:
+    """AUDIT-FLOW-1: on 2025-11-25 alone there is no MRTR, and the verdicts say so."""
+    done = _audit(
+        "--url", example_url, "--token", "root", "--era", "2025-11-25", "--format", "json"
+    )
+    assert done.returncode == 0, done.stderr
+    found = {f["id"]: f for f in json.loads(done.stdout)["findings"]}
+    assert "only on 2026-07-28" in found["AUDIT-INT-1"]["verdict"]

@@ -35,6 +35,8 @@ class Catalog:
 
     items: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     discovered: Any = None
+    refused: list[str] = field(default_factory=list)
+    """The lists the server answered with something other than a result (first words)."""
 
     def names(self, kind: str) -> list[str]:
         """The ids listed for ``kind``, in list order."""
@@ -54,6 +56,8 @@ async def discover(conn: Connection) -> Catalog:
         for _ in range(MAX_PAGES):
             params = {} if cursor is None else {"cursor": cursor}
             answer, _ = await conn.send(method, params, method)
+            if answer.result is None:
+                catalog.refused.append(f"{method}: {answer.status} {answer.body[:100]}")
             result = answer.result or {}
             for item in result.get(key) or []:
                 if isinstance(item, dict) and isinstance(item.get(ident), str):

@@ -97,8 +97,14 @@ async def audit(config: AuditConfig) -> Report:
         for (era, who), cat in catalogs.items():
             counts = ", ".join(f"{len(v)} {k}(s)" for k, v in cat.items.items())
             report.notes.append(f"{era} {who}: listed {counts}")
+            if len(cat.refused) == len(cat.items):
+                report.notes.append(f"{era} {who}: every list refused, e.g. {cat.refused[0]}")
         ctx = Context(conns=conns, catalogs=catalogs, eras=config.eras, ttl_wait=config.ttl_wait)
         ctx.sleep = config.sleep or anyio.sleep
+        if MODERN not in config.eras:
+            ctx.why_no_flow = (
+                "MRTR exists only on 2026-07-28 (audit it with --era 2026-07-28 or both)"
+            )
         if (
             MODERN in config.eras
             and (MODERN, "main") in catalogs
