@@ -14,7 +14,10 @@ expiry ``exp``) are checked when present.  Weaknesses:
   refuses only a state ending in ``-TAMPERED`` (the official suite's test);
 * ``forbidden``: sealed and bound, but a hidden tool is answered "Forbidden", not unknown;
 * ``stateless``: sealed, but a retry completes on its answers alone, whatever state it carries
-  (nothing rests on the state, so the audit must not call its acceptance a finding).
+  (nothing rests on the state, so the audit must not call its acceptance a finding);
+* ``resettle``: sealed and bound, two rounds (``confirm`` then ``reason``), the first answer
+  sealed into the second state -- but the final retry's answers are merged over the sealed ones,
+  so re-answering a settled key changes the result (and the result never carries a counter).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 
 from mcp_touchstone.audit._state import TAMPER_SUFFIX
 
-WEAKNESSES = ("b64json", "unbound", "noexpiry", "suffix", "forbidden", "stateless")
+WEAKNESSES = ("b64json", "unbound", "noexpiry", "suffix", "forbidden", "stateless", "resettle")
 TOKENS = {"alice": "user", "root": "admin"}
 _FORM = {
     "method": "elicitation/create",
@@ -83,9 +86,11 @@ class WeakServer:
             return None
         return _json_object(body)
 
-    def mint(self, binding: dict[str, Any]) -> str:
-        """A state for ``binding`` (method, target, args, principal)."""
+    def mint(self, binding: dict[str, Any], settled: dict[str, Any] | None = None) -> str:
+        """A state for ``binding`` (method, target, args, principal, audience)."""
         exp = int(time.time()) + 600
+        if settled is not None:
+            binding = {**binding, "answers": settled}
         if self.weakness == "b64json":
             payload = {**binding, "exp": exp, "note": "ledger balance 4200 (internal)"}
             return _b64(json.dumps(payload).encode())
@@ -168,8 +173,33 @@ class WeakServer:
                 return _Error(-32602, "Invalid requestState")
         if "exp" in payload and payload["exp"] < time.time():
             return _Error(-32602, "Invalid requestState")
+        if self.weakness == "resettle":
+            return self._resettle(method, target, params, binding, payload)
         self.runs += 1
         text = f"{target} {json.dumps(args, sort_keys=True)} run #{self.runs}"
+        if method == "prompts/get":
+            return {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
+        return {"content": [{"type": "text", "text": text}], "isError": False}
+
+    def _resettle(
+        self,
+        method: str,
+        target: str,
+        params: dict[str, Any],
+        binding: dict[str, Any],
+        payload: dict[str, Any],
+    ) -> Any:
+        answers = params.get("inputResponses") or {}
+        settled = payload.get("answers")
+        if not isinstance(settled, dict):
+            return {
+                "resultType": "input_required",
+                "inputRequests": {"reason": _FORM},
+                "requestState": self.mint(binding, {"confirm": answers.get("confirm")}),
+            }
+        merged = {**settled, **answers}
+        confirm = merged.get("confirm") or {}
+        text = f"{target} confirm={confirm.get('action')}"
         if method == "prompts/get":
             return {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
         return {"content": [{"type": "text", "text": text}], "isError": False}

@@ -70,6 +70,12 @@ ROWS = (
         ("AUDIT-INT-1", "AUDIT-INT-2"),
     ),
     Row(
+        "weak: settled answers re-answerable",
+        "weak",
+        lambda n: WeakServer("resettle", name=n),
+        ("AUDIT-ANS-2",),
+    ),
+    Row(
         "weak: hidden tool answered 'Forbidden'",
         "weak",
         lambda n: WeakServer("forbidden", name=n),

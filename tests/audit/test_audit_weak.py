@@ -131,3 +131,18 @@ def test_unsolicited_answer_is_reported_as_information() -> None:
     assert finding.counts
     assert finding.severity.label == "info"
     assert "touchstone_unsolicited" in finding.evidence[0].request_body
+
+
+def test_settled_answer_overridden_in_the_final_round() -> None:
+    """AUDIT-ANS-2: in a two-round flow, the final retry re-answering the first round's key
+    (declined) changes the result of a server merging answers over the sealed ones."""
+    report = run(
+        WeakServer("resettle"), ["AUDIT-ANS-2", "AUDIT-INT-1", "AUDIT-REPLAY-1"], eras=MODERN
+    )
+    found = by_id(report)
+    assert found["AUDIT-ANS-2"].counts
+    assert found["AUDIT-ANS-2"].severity.label == "medium"
+    assert "confirm=decline" in found["AUDIT-ANS-2"].evidence[1].response_body
+    assert found["AUDIT-INT-1"].outcome is Outcome.PASS
+    assert found["AUDIT-REPLAY-1"].outcome is Outcome.PASS
+    assert "3 request(s)" in "\n".join(report.notes)

@@ -548,14 +548,14 @@ async def settled(ctx: Context) -> Finding:
     assert flow is not None
     if len(flow.rounds) < 3:
         return _na(pid, title, "single-round flow: no answer is settled before the final round")
+    with_state: Any = bool(flow.state)
+    repeat, _ = await _retry(conn, flow, "the final retry, repeated (control)", state=with_state)
+    if repeat.comparable() != flow.final[1].comparable():
+        return _na(pid, title, f"{flow.tool}'s result changes on every run: not attributable")
     earlier = flow.rounds[1][0].get("inputResponses") or {}
     answers = {**flow.answers, **{k: {"action": "decline"} for k in earlier}}
     answer, ex = await _retry(
-        conn,
-        flow,
-        "final retry re-answering settled keys",
-        answers=answers,
-        state=bool(flow.state),
+        conn, flow, "final retry re-answering settled keys", answers=answers, state=with_state
     )
     if answer.kind != "complete" or answer.comparable() == flow.final[1].comparable():
         return _f(
@@ -571,8 +571,8 @@ async def settled(ctx: Context) -> Finding:
         title,
         Outcome.FINDING,
         Severity.MEDIUM,
-        "a re-answered settled key changed the result",
-        [ex],
+        f"re-answering the settled key(s) {', '.join(sorted(earlier))} changed the result",
+        [flow.final[2], ex],
     )
 
 
