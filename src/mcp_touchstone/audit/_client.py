@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.audit._report import Exchange, redact
 
 __all__ = ["ERAS", "Answer", "AuditError", "Budget", "BudgetSpent", "Connection", "Endpoint"]
@@ -26,11 +27,11 @@ _NAME_KEYS = {"tools/call": "name", "prompts/get": "name", "resources/read": "ur
 TIMEOUT = 15.0
 
 
-class AuditError(Exception):
+class AuditError(TouchstoneError):
     """The audit could not be made (exit status 2); the message names why."""
 
 
-class BudgetSpent(Exception):  # noqa: N818 - a condition, not an error: the audit goes on
+class BudgetSpent(TouchstoneError):  # noqa: N818 - a condition, not an error: the audit goes on
     """The request budget is spent; the probe that hit it is reported as not observable."""
 
 
