@@ -4,7 +4,7 @@ SCOPE-HOSTED-WIRE-*).  Registered by :mod:`mcp_touchstone.harness._scope`."""
 from __future__ import annotations
 
 from mcp_touchstone.harness._operation import HarnessOperation
-from mcp_touchstone.harness._scope import _invalid, _matches, _read_input
+from mcp_touchstone.harness._scope_common import _invalid, _matches, _read_input
 from mcp_touchstone.scope._decode import ScopeDecodeError
 from mcp_touchstone.scope._hosted import InvalidConstraint, resolve_hosted_matching_grants
 from mcp_touchstone.scope._hosted_decode import decode_model_metadata
