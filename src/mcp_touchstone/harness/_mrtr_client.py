@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.harness._input import BadInputError as _BadInputError
+from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
@@ -36,14 +37,6 @@ _UUID_LIKE = re.compile(
     r"(urn:uuid:|\{)?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
     r"[0-9a-fA-F]{12}\}?"
 )
-
-
-class _BadInputError(TouchstoneError, ValueError):
-    """A ``case.input`` outside the operation's input shape."""
-
-
-def _invalid(message: str) -> dict[str, JSON]:
-    return {"error": {"kind": "invalid_input", "message": message}}
 
 
 def _is_int(value: JSON) -> bool:
