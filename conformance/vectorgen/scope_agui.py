@@ -915,21 +915,9 @@ def _bind_malformed() -> list[dict[str, Json]]:
             _invalid(),
         ),
         (
-            "session-null",
-            "A null session_id is outside the shape (absent is how there is none).",
-            {"scope": {}, "event": {**ev, "session_id": None}},
-            _invalid(),
-        ),
-        (
             "session-number",
             "A numeric session_id.",
             {"scope": {}, "event": {**ev, "session_id": 1}},
-            _invalid(),
-        ),
-        (
-            "target-null",
-            "A null target is outside the shape.",
-            {"scope": {}, "event": {**ev, "target": None}},
             _invalid(),
         ),
         (
@@ -1026,6 +1014,42 @@ def _bind_malformed() -> list[dict[str, Json]]:
     out += [
         _vec("scope-agui", vid, comment, ["SCOPE-AGUI-6"], ["malformed"], inp, exp)
         for vid, comment, inp, exp in quirks
+    ]
+    # chio's AgUiEvent declares session_id, target and target.component_id as
+    # `#[serde(default)] Option<_>`: null is absent (replaces the retired
+    # bad-session-null and bad-target-null).
+    nulls: list[tuple[str, str, Json, Json]] = [
+        (
+            "null-session-is-absent",
+            "session_id: null is no session: a grant without a session Custom binds.",
+            _b(_grant("ag-ui", "submit"), event={**_event(target=None), "session_id": None}),
+            _forward([(0, [1, 1, 0])], [0]),
+        ),
+        (
+            "null-session-grant-names-it",
+            "session_id: null is no session, so the grant's session Custom is unmet: blocked.",
+            _b(_scoped(), event={**_event(), "session_id": None}),
+            _block("capability scope does not authorize this AG-UI event"),
+        ),
+        (
+            "null-target-is-absent",
+            "target: null is no target: a grant naming only the session binds.",
+            _b(
+                _grant("ag-ui", "submit", [_custom("session_id", "sess-1")]),
+                event={**_event(), "target": None},
+            ),
+            _forward([(0, [1, 1, 1])], [0]),
+        ),
+        (
+            "null-component-id-is-absent",
+            "component_id: null is no component id: the scoped grant binds.",
+            _b(_scoped(), event=_event(target={"component_type": "chat", "component_id": None})),
+            _forward([(0, [1, 1, 2])], [0]),
+        ),
+    ]
+    out += [
+        _vec("scope-agui", vid, comment, ["SCOPE-AGUI-7"], ["malformed"], inp, exp)
+        for vid, comment, inp, exp in nulls
     ]
     return out
 
