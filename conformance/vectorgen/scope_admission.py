@@ -701,17 +701,9 @@ def _malformed() -> list[dict[str, Json]]:
             "budget-released-string",
             _input({**ok, "budget": {"outcome": "exhausted", "released": "no"}}),
         ),
-        (
-            "budget-released-null",
-            _input({**ok, "budget": {"outcome": "exhausted", "released": None}}),
-        ),
         ("durable-string", _input(ok, durable="resume")),
         ("durable-missing-hold", _input(ok, durable={"requires_payment": True})),
         ("durable-hold-number", _input(ok, durable={"recorded_hold_id": 0})),
-        (
-            "durable-payment-null",
-            _input(ok, durable={"recorded_hold_id": None, "requires_payment": None}),
-        ),
         (
             "durable-payment-string",
             _input(ok, durable={"recorded_hold_id": None, "requires_payment": "yes"}),
@@ -729,6 +721,48 @@ def _malformed() -> list[dict[str, Json]]:
             "handwritten",
         )
         for vid, inp in cases
+    ] + _null_is_absent()
+
+
+def _null_is_absent() -> list[dict[str, Json]]:
+    """Optional (`?`) fields read as serde's `Option<T>`: `null` is the same as absent
+    (SCOPE-ADMIT-8); replaces the retired `bad-budget-released-null` and
+    `bad-durable-payment-null`."""
+    rows: list[tuple[str, str, Json, Json]] = [
+        (
+            "null-released-defaults-true",
+            "released: null is absent, so the default true: exhausted continues to the next "
+            "candidate, which is selected.",
+            _input(_cand(0, budget={"outcome": "exhausted", "released": None}), _cand(1)),
+            _select(1, [_t(0, ALL), _t(1, ALL)]),
+        ),
+        (
+            "null-requires-payment-derives",
+            "requires_payment: null is absent, so the kernel's rule derives it: every candidate "
+            "carries a cap, payment is required, the total-only candidate 0 is skipped.",
+            _input(
+                _cand(0, total=10),
+                _cand(1, per_call=5),
+                durable={"recorded_hold_id": None, "requires_payment": None},
+            ),
+            _select(1, [_t(0, []), _t(1, ALL)]),
+        ),
+        (
+            "null-budget-message-ok",
+            "message: null on a non-error outcome is absent.",
+            _input(_cand(0, budget={"outcome": "authorized", "message": None})),
+            _select(0, [_t(0, ALL)]),
+        ),
+        (
+            "null-budget-message-error-invalid",
+            "An error outcome needs its message: null is none.",
+            _input(_cand(0, budget={"outcome": "error", "message": None})),
+            _invalid(),
+        ),
+    ]
+    return [
+        _vec(vid, comment, ["SCOPE-ADMIT-8"], ["malformed"], inp, exp, "handwritten")
+        for vid, comment, inp, exp in rows
     ]
 
 

@@ -915,21 +915,9 @@ def _bind_malformed() -> list[dict[str, Json]]:
             _invalid(),
         ),
         (
-            "session-null",
-            "A null session_id is outside the shape (absent is how there is none).",
-            {"scope": {}, "event": {**ev, "session_id": None}},
-            _invalid(),
-        ),
-        (
             "session-number",
             "A numeric session_id.",
             {"scope": {}, "event": {**ev, "session_id": 1}},
-            _invalid(),
-        ),
-        (
-            "target-null",
-            "A null target is outside the shape.",
-            {"scope": {}, "event": {**ev, "target": None}},
             _invalid(),
         ),
         (
@@ -996,18 +984,6 @@ def _bind_malformed() -> list[dict[str, Json]]:
     ]
     quirks: list[tuple[str, str, Json, Json]] = [
         (
-            "event-id-info-separator",
-            "U+001C is not Rust White_Space: the event_id is not empty.",
-            _b(_grant("ag-ui", "submit", SCOPED), event=_event(event_id="\u001c")),
-            _forward([(0, [1, 1, 2])], [0]),
-        ),
-        (
-            "event-id-padded-ok",
-            "A padded event_id is not empty; only blank ones are refused.",
-            _b(_scoped(), event=_event(event_id=" evt ")),
-            _forward([(0, [1, 1, 2])], [0]),
-        ),
-        (
             "agent-id-empty-ok",
             "An empty agent_id is not checked by the boundary validation.",
             _b(_scoped(), event=_event(agent_id="")),
@@ -1026,6 +1002,127 @@ def _bind_malformed() -> list[dict[str, Json]]:
     out += [
         _vec("scope-agui", vid, comment, ["SCOPE-AGUI-6"], ["malformed"], inp, exp)
         for vid, comment, inp, exp in quirks
+    ]
+    # validate_boundary at bb-connor/arc 123cc792 (proxy.rs,
+    # proxy_rejects_padded_or_control_event_identity_before_receipt): event_id, agent_id,
+    # session_id and target.component_id must be unpadded (Rust trim leaves them alone) and free
+    # of control characters (char::is_control, category Cc). Replaces the retired
+    # event-id-info-separator and event-id-padded-ok.
+    identity: list[tuple[str, str, Json, Json]] = [
+        (
+            "event-id-padded-refused",
+            'A padded event_id is refused at the boundary (upstream: " evt-padded ").',
+            _b(_scoped(), event=_event(event_id=" evt-padded ")),
+            _invalid(),
+        ),
+        (
+            "event-id-info-separator-refused",
+            "U+001C is not White_Space (not empty) but is a control character: refused.",
+            _b(_scoped(), event=_event(event_id="\u001c")),
+            _invalid(),
+        ),
+        (
+            "event-id-del-refused",
+            "U+007F inside the event_id is a control character.",
+            _b(_scoped(), event=_event(event_id="evt\u007fx")),
+            _invalid(),
+        ),
+        (
+            "event-id-c1-refused",
+            "U+0085 (NEL, category Cc) inside the event_id is a control character.",
+            _b(_scoped(), event=_event(event_id="evt\u0085x")),
+            _invalid(),
+        ),
+        (
+            "event-id-inner-space-ok",
+            "An inner space is neither padding nor a control character.",
+            _b(_scoped(), event=_event(event_id="evt 1")),
+            _forward([(0, [1, 1, 2])], [0]),
+        ),
+        (
+            "event-id-inner-nbsp-ok",
+            "An inner U+00A0 is White_Space but not Cc, and not at an end: accepted.",
+            _b(_scoped(), event=_event(event_id="evt\u00a0x")),
+            _forward([(0, [1, 1, 2])], [0]),
+        ),
+        (
+            "agent-id-control-refused",
+            'An agent_id with a newline is refused (upstream: "agent\\ncontrol").',
+            _b(_scoped(), event=_event(agent_id="agent\ncontrol")),
+            _invalid(),
+        ),
+        (
+            "agent-id-padded-refused",
+            "A padded agent_id is refused.",
+            _b(_scoped(), event=_event(agent_id="agent-1 ")),
+            _invalid(),
+        ),
+        (
+            "session-id-padded-refused",
+            'A padded session_id is refused (upstream: " sess-padded ").',
+            _b(_scoped(), event=_event(session_id=" sess-padded ")),
+            _invalid(),
+        ),
+        (
+            "component-id-control-refused",
+            'A component_id with a carriage return is refused (upstream: "composer\\rcontrol").',
+            _b(
+                _scoped(),
+                event=_event(
+                    target={"component_type": "chat", "component_id": "composer\rcontrol"}
+                ),
+            ),
+            _invalid(),
+        ),
+        (
+            "component-id-padded-refused",
+            "A padded component_id is refused.",
+            _b(
+                _scoped(),
+                event=_event(target={"component_type": "chat", "component_id": "\u3000composer"}),
+            ),
+            _invalid(),
+        ),
+    ]
+    out += [
+        _vec("scope-agui", vid, comment, ["SCOPE-AGUI-6"], ["malformed"], inp, exp)
+        for vid, comment, inp, exp in identity
+    ]
+    # chio's AgUiEvent declares session_id, target and target.component_id as
+    # `#[serde(default)] Option<_>`: null is absent (replaces the retired
+    # bad-session-null and bad-target-null).
+    nulls: list[tuple[str, str, Json, Json]] = [
+        (
+            "null-session-is-absent",
+            "session_id: null is no session: a grant without a session Custom binds.",
+            _b(_grant("ag-ui", "submit"), event={**_event(target=None), "session_id": None}),
+            _forward([(0, [1, 1, 0])], [0]),
+        ),
+        (
+            "null-session-grant-names-it",
+            "session_id: null is no session, so the grant's session Custom is unmet: blocked.",
+            _b(_scoped(), event={**_event(), "session_id": None}),
+            _block("capability scope does not authorize this AG-UI event"),
+        ),
+        (
+            "null-target-is-absent",
+            "target: null is no target: a grant naming only the session binds.",
+            _b(
+                _grant("ag-ui", "submit", [_custom("session_id", "sess-1")]),
+                event={**_event(), "target": None},
+            ),
+            _forward([(0, [1, 1, 1])], [0]),
+        ),
+        (
+            "null-component-id-is-absent",
+            "component_id: null is no component id: the scoped grant binds.",
+            _b(_scoped(), event=_event(target={"component_type": "chat", "component_id": None})),
+            _forward([(0, [1, 1, 2])], [0]),
+        ),
+    ]
+    out += [
+        _vec("scope-agui", vid, comment, ["SCOPE-AGUI-7"], ["malformed"], inp, exp)
+        for vid, comment, inp, exp in nulls
     ]
     return out
 

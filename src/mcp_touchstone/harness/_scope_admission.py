@@ -115,11 +115,14 @@ def _budget(value: JSON, where: str) -> BudgetOutcome:
         raise _BadInputError(
             f"{where}.outcome: expected one of authorized, pending, exhausted, error"
         )
+    # Optional fields read as serde's ``Option<T>``: ``null`` is the same as absent
+    # (SCOPE-ADMIT-8).
     if kind is BudgetOutcomeKind.ERROR:
         message = _str(_field(obj, "message", where), f"{where}.message")
     else:
-        message = _str(obj.get("message", ""), f"{where}.message")
-    released = _bool(obj.get("released", True), f"{where}.released")
+        message = _opt_str(obj.get("message"), f"{where}.message") or ""
+    released_raw = obj.get("released")
+    released = True if released_raw is None else _bool(released_raw, f"{where}.released")
     return BudgetOutcome(kind, message, released)
 
 
@@ -147,8 +150,8 @@ def _durable(value: JSON) -> DurableAdmission | None:
     hold = _opt_str(
         _field(obj, "recorded_hold_id", "input.durable"), "input.durable.recorded_hold_id"
     )
-    payment = None
-    if "requires_payment" in obj:
+    payment = None  # absent or null: the kernel's own rule (serde ``Option<bool>``)
+    if obj.get("requires_payment") is not None:
         payment = _bool(obj["requires_payment"], "input.durable.requires_payment")
     return DurableAdmission(hold, payment)
 
@@ -197,8 +200,8 @@ def _target(value: JSON) -> TargetComponent:
     kind = _str(
         _field(obj, "component_type", "input.event.target"), "input.event.target.component_type"
     )
-    component_id = None
-    if "component_id" in obj:
+    component_id = None  # absent or null, as chio's `#[serde(default)] Option<String>`
+    if obj.get("component_id") is not None:
         component_id = _str(obj["component_id"], "input.event.target.component_id")
     return TargetComponent(kind, component_id)
 
@@ -212,8 +215,10 @@ def _event(value: JSON) -> AgUiEvent:
         raise _BadInputError(
             f"{where}.classification: expected one of {', '.join(_CLASSIFICATIONS)}"
         )
+    # `session_id` and `target` are `#[serde(default)] Option<_>` on chio's `AgUiEvent`:
+    # `null` reads as absent (SCOPE-AGUI-7).
     session_id = None
-    if "session_id" in obj:
+    if obj.get("session_id") is not None:
         session_id = _str(obj["session_id"], f"{where}.session_id")
     return AgUiEvent(
         event_id=_str(_field(obj, "event_id", where), f"{where}.event_id"),
@@ -221,7 +226,7 @@ def _event(value: JSON) -> AgUiEvent:
         classification=found,
         payload=_field(obj, "payload", where),
         session_id=session_id,
-        target=_target(obj["target"]) if "target" in obj else None,
+        target=_target(obj["target"]) if obj.get("target") is not None else None,
     )
 
 

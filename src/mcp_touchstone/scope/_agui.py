@@ -110,13 +110,40 @@ AgUiDecision = AgUiForward | AgUiBlock
 """The two decisions of :func:`bind_event`."""
 
 
+def _is_rust_control(ch: str) -> bool:
+    """Rust's ``char::is_control``: general category Cc (U+0000..U+001F, U+007F..U+009F)."""
+    code = ord(ch)
+    return code < 0x20 or 0x7F <= code <= 0x9F
+
+
+def _check_unpadded(field: str, value: str) -> None:
+    if rust_trim(value) != value or any(_is_rust_control(ch) for ch in value):
+        raise InvalidEventError(
+            f"invalid event: {field} must be unpadded and contain no control characters"
+        )
+
+
 def validate_event_boundary(event: AgUiEvent) -> None:
-    """Raise :class:`InvalidEventError` for an empty (after Rust ``trim``) ``event_id`` or target
-    ``component_type``, with the proxy's own texts (SCOPE-AGUI-6)."""
+    """Raise :class:`InvalidEventError` as the proxy's ``validate_boundary`` does (SCOPE-AGUI-6).
+
+    An ``event_id`` or target ``component_type`` that is empty after Rust ``trim``; an
+    ``event_id``, ``agent_id``, ``session_id`` or target ``component_id`` that is padded (Rust
+    ``trim`` changes it) or carries a control character (bb-connor/arc ``proxy.rs`` @
+    ``123cc792``, ``proxy_rejects_padded_or_control_event_identity_before_receipt``).
+    """
     if not rust_trim(event.event_id):
         raise InvalidEventError("invalid event: event_id must be a non-empty string")
-    if event.target is not None and not rust_trim(event.target.component_type):
-        raise InvalidEventError("invalid event: target.component_type must be a non-empty string")
+    _check_unpadded("event_id", event.event_id)
+    _check_unpadded("agent_id", event.agent_id)
+    if event.session_id is not None:
+        _check_unpadded("session_id", event.session_id)
+    if event.target is not None:
+        if not rust_trim(event.target.component_type):
+            raise InvalidEventError(
+                "invalid event: target.component_type must be a non-empty string"
+            )
+        if event.target.component_id is not None:
+            _check_unpadded("target.component_id", event.target.component_id)
 
 
 def event_scope_arguments(event: AgUiEvent) -> dict[str, JSON]:
