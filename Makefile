@@ -46,9 +46,10 @@ slow: $(STAMP_DEV)
 bench: $(STAMP_BENCH)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
+## vectors: rewrite the generated vector files (conformance/vectorgen) and MANIFEST.json; tests check both.
 vectors: $(STAMP_DEV)
 	$(BIN)/python -m conformance.vectorgen
+	$(BIN)/touchstone vectors manifest --vectors conformance/vectors
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

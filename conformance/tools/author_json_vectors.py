@@ -93,5 +93,5 @@ doc = {
  },
  "tests": tests,
 }
-open("conformance/vectors/json/to_string.json", "w").write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+open("conformance/vectors/json/to_string.json", "w").write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 print(len(tests))

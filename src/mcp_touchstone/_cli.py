@@ -7,15 +7,19 @@ names the problem on one line; no traceback).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from mcp_touchstone import __version__, serde_json
+
+if TYPE_CHECKING:
+    from mcp_touchstone.conformance import Vector
 
 
 class _UsageError(Exception):
@@ -79,59 +83,135 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0 if _write_stdout(serde_json.to_string(output) + "\n") else 1
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
-    from mcp_touchstone.conformance import (
-        ProtocolError,
-        VectorError,
-        default_command,
-        default_vectors_dir,
-        load_vectors,
-        render,
-        run_vectors,
-        to_json,
-    )
+def _select(args: argparse.Namespace) -> tuple[Path, list[Vector]]:
+    """The vector tree and the vectors ``run`` / ``drt`` were asked for."""
+    from mcp_touchstone.conformance import VectorError, default_vectors_dir, load_vectors
 
+    if args.vectors is not None and not args.vectors.strip():
+        raise _UsageError("--vectors names no directory")
     root = Path(args.vectors) if args.vectors else default_vectors_dir()
     if root is None:
-        raise _UsageError("no vectors found: pass --vectors DIR (conformance/vectors in the repo)")
+        raise _UsageError("no vectors installed: pass --vectors DIR")
     try:
         vectors = load_vectors(root)
     except VectorError as exc:
         raise _UsageError(str(exc)) from None
-    if args.semantic:
+    if getattr(args, "semantic", None):
         vectors = [v for v in vectors if v.semantic in args.semantic]
-    if args.match:
+    if getattr(args, "match", None):
         vectors = [v for v in vectors if args.match in v.id]
+    if getattr(args, "shard", None):
+        index, count = args.shard
+        vectors = [v for n, v in enumerate(vectors) if n % count == index - 1]
     if not vectors:
         raise _UsageError("no vectors selected")
+    return root, vectors
+
+
+def _command(impl: str | None) -> list[str]:
+    from mcp_touchstone.conformance import default_command
+
+    if impl is None:
+        return default_command()
     try:
-        command = shlex.split(args.impl) if args.impl else default_command()
+        command = shlex.split(impl)
     except ValueError as exc:
-        raise _UsageError(f"--impl {args.impl!r}: {exc}") from None
+        raise _UsageError(f"--impl {impl!r}: {exc}") from None
     if not command:
         raise _UsageError("--impl names no command")
-    report_file = None
-    if args.report:
-        try:  # Before the run, so an unwritable report path costs no run.
-            report_file = open(args.report, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise _UsageError(f"cannot write report {args.report}: {exc.strerror}") from None
-    try:
+    return command
+
+
+def _writable(path: str | None, what: str) -> Path | None:
+    """``path`` checked before the run, so an unwritable output costs no run."""
+    if path is None:
+        return None
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not path.strip() or target.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise _UsageError(f"cannot write {what} {path}")
+    return target
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal (CONF-REPORT-2)."""
+
+    def __init__(self) -> None:
+        self.on = sys.stderr is not None and sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.on and total:
+            filled = 30 * done // total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+            sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.on:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from mcp_touchstone.conformance import ProtocolError, _baseline, _report, run_vectors
+
+    root, vectors = _select(args)
+    command = _command(args.impl)
+    baseline = _baseline.EMPTY
+    if args.expected_failures:
         try:
-            report = run_vectors(vectors, command, timeout=args.timeout)
-        except ProtocolError as exc:
-            raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
-        # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
-        _write_stdout(render(report, vectors_dir=str(root)) + "\n")
-        if report_file is not None:
-            try:
-                report_file.write(serde_json.to_string(to_json(report)) + "\n")
-            except OSError as exc:
-                raise _UsageError(f"cannot write report {args.report}: {exc.strerror}") from None
+            baseline = _baseline.load(Path(args.expected_failures))
+        except _baseline.BaselineError as exc:
+            raise _UsageError(str(exc)) from None
+    report_path = _writable(args.report, "report")
+    baseline_out = _writable(args.write_baseline, "baseline")
+    if args.badge is not None and (not args.badge.strip() or Path(args.badge).is_file()):
+        raise _UsageError(f"cannot write badges into {args.badge!r}: not a directory")
+    progress = _Progress()
+    try:
+        report = run_vectors(vectors, command, timeout=args.timeout, progress=progress)
+    except ProtocolError as exc:
+        raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
     finally:
-        if report_file is not None:
-            report_file.close()
-    return 0 if report.conformant else 1
+        progress.end()
+    assessment = _baseline.assess(report, baseline)
+    # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
+    _write_stdout(_report.render(assessment, args.format, vectors_dir=str(root)) + "\n")
+    try:
+        if report_path is not None:
+            _report.write_atomic(
+                report_path, serde_json.to_string(_report.to_json(assessment)) + "\n"
+            )
+        if baseline_out is not None:
+            doc = _baseline.from_run(report, baseline)
+            _report.write_atomic(baseline_out, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        if args.badge is not None:
+            _report.write_badges(Path(args.badge), assessment)
+    except OSError as exc:
+        raise _UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return 0 if assessment.conformant else 1
+
+
+def _cmd_vectors(args: argparse.Namespace) -> int:
+    from mcp_touchstone.conformance import _lint, _manifest, default_vectors_dir
+
+    if args.vectors is not None and not args.vectors.strip():
+        raise _UsageError("--vectors names no directory")
+    root = Path(args.vectors) if args.vectors else default_vectors_dir()
+    if root is None or not root.is_dir():
+        raise _UsageError(f"no vectors directory {root or ''}".strip())
+    if args.action == "path":
+        return 0 if _write_stdout(f"{root}\n") else 1
+    if args.action == "manifest":
+        if args.check:
+            problems = _manifest.check(root)
+            _write_stdout("".join(f"{p}\n" for p in problems) or "manifest: current\n")
+            return 1 if problems else 0
+        changed = _manifest.write(root)
+        _write_stdout(f"{'wrote' if changed else 'unchanged'} {root / _manifest.MANIFEST}\n")
+        return 0
+    report = _lint.lint(root, run_reference=not args.no_reference)
+    _write_stdout(_lint.render(report) + "\n")
+    return 0 if report.ok else 1
 
 
 def _timeout(text: str) -> float:
@@ -143,6 +223,14 @@ def _timeout(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
     return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """``--shard I/N``: 1 <= I <= N."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise argparse.ArgumentTypeError(f"must be I/N with 1 <= I <= N: {text!r}")
+    return int(index), int(count)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -170,12 +258,26 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run the conformance vectors against an implementation")
     r.add_argument("--impl", help="command starting the implementation's harness (default: ours)")
-    r.add_argument("--vectors", help="vector tree (default: conformance/vectors)")
+    r.add_argument("--vectors", help="vector tree (default: the vectors this package ships)")
     r.add_argument("--semantic", action="append", help="only this semantic (repeatable)")
     r.add_argument("-k", "--match", help="only vectors whose id contains this text")
+    r.add_argument(
+        "--shard", type=_shard, metavar="I/N", help="only the I-th of N slices (1-based)"
+    )
     r.add_argument("--timeout", type=_timeout, default=30.0, help="seconds to wait per answer")
-    r.add_argument("--report", help="also write the JSON report to this file")
+    r.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    r.add_argument("--report", help="also write the JSON report to this file (atomically)")
+    r.add_argument("--badge", metavar="DIR", help="write shields.io endpoint JSON per semantic")
+    r.add_argument("--expected-failures", metavar="FILE", help="baseline of known failures")
+    r.add_argument("--write-baseline", metavar="FILE", help="write a baseline from this run")
     r.set_defaults(func=_cmd_run)
+
+    v = sub.add_parser("vectors", help="lint the vectors, regenerate the manifest, print the path")
+    v.add_argument("action", choices=("lint", "manifest", "path"))
+    v.add_argument("--vectors", help="vector tree (default: the vectors this package ships)")
+    v.add_argument("--check", action="store_true", help="manifest: report, do not write")
+    v.add_argument("--no-reference", action="store_true", help="lint: skip the reference run")
+    v.set_defaults(func=_cmd_vectors)
     return p
 
 

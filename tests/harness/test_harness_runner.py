@@ -42,7 +42,7 @@ def _fake(tmp_path: Path, body: str) -> list[str]:
                 req = json.loads(line)
                 if req.get("cmd") == "start":
                     print(json.dumps({"version": 1, "implementation": {"name": "fake"},
-                                      "operations": []}), flush=True)
+                                      "operations": ["json.to_string"]}), flush=True)
                     continue
                 if req.get("cmd") == "stop":
                     break
@@ -179,7 +179,7 @@ def test_implementation_that_stops_reading_cannot_hang_the_run(tmp_path: Path) -
             import json, sys, time
             sys.stdin.readline()
             print(json.dumps({"version": 1, "implementation": {"name": "deaf"},
-                              "operations": []}), flush=True)
+                              "operations": ["json.to_string"]}), flush=True)
             time.sleep(600)
             """
         )

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import IO
@@ -32,6 +32,9 @@ class Verdict(Enum):
     FAIL = "fail"
     SKIP = "skip"
     ERROR = "error"
+    NOT_APPLICABLE = "not_applicable"
+    """The implementation did not announce the vector's operation in ``start``: not sent, shown,
+    not counted against it (CONF-NA-1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,7 @@ class Report:
     @property
     def conformant(self) -> bool:
         """True when every vector passed: a skip is never a pass (VEC-REPORT-1)."""
-        return all(r.verdict is Verdict.PASS for r in self.results)
+        return all(r.verdict in (Verdict.PASS, Verdict.NOT_APPLICABLE) for r in self.results)
 
 
 class ProtocolError(RuntimeError):
@@ -108,9 +111,15 @@ class _Lines:
 
 
 def run_vectors(
-    vectors: Sequence[Vector], command: Sequence[str], *, timeout: float = 30.0
+    vectors: Sequence[Vector],
+    command: Sequence[str],
+    *,
+    timeout: float = 30.0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Report:
-    """Run ``vectors`` through the implementation started by ``command``."""
+    """Run ``vectors`` through the implementation started by ``command``; the vectors of an
+    operation the implementation does not announce in ``start`` are not sent (CONF-NA-1).
+    ``progress(done, total)`` is called as answers arrive."""
     try:
         proc = subprocess.Popen(  # The command is the user's choice.
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE
@@ -129,8 +138,17 @@ def run_vectors(
             raise ProtocolError(f"start answered with {_short(hello)}")
         implementation = hello.get("implementation")
         ops = hello.get("operations")
-        feeder = _start_feeder(proc.stdin, vectors)
-        results = _read_answers(lines, vectors, timeout)
+        announced = {o for o in ops if isinstance(o, str)} if isinstance(ops, list) else None
+        sent = [v for v in vectors if announced is None or v.operation in announced]
+        feeder = _start_feeder(proc.stdin, sent)
+        answered = iter(_read_answers(lines, sent, timeout, progress))
+        results = [
+            next(answered)
+            if announced is None or v.operation in announced
+            # An unannounced operation's vector was not sent: not applicable (CONF-NA-1).
+            else Result(v, Verdict.NOT_APPLICABLE, message="operation not announced in start")
+            for v in vectors
+        ]
     except BrokenPipeError:
         raise ProtocolError("the implementation exited before answering start") from None
     finally:
@@ -164,9 +182,16 @@ def _start_feeder(stdin: IO[bytes], vectors: Sequence[Vector]) -> threading.Thre
     return feeder
 
 
-def _read_answers(lines: _Lines, vectors: Sequence[Vector], timeout: float) -> list[Result]:
+def _read_answers(
+    lines: _Lines,
+    vectors: Sequence[Vector],
+    timeout: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Result]:
     results: list[Result] = []
     for seq, vector in enumerate(vectors):
+        if progress is not None and seq % 256 == 0:
+            progress(seq, len(vectors))
         try:
             response = _read_json(lines, timeout, f"case {vector.id}")
         except _NoAnswerError as exc:
