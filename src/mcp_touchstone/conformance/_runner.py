@@ -193,12 +193,26 @@ def _read_answers(
         if progress is not None and seq % 256 == 0:
             progress(seq, len(vectors))
         try:
-            response = _read_json(lines, timeout, f"case {vector.id}")
+            line = _read_line(lines, timeout, f"case {vector.id}")
         except _NoAnswerError as exc:
             results.extend(Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:])
             break
-        results.append(_score(vector, seq, response))
+        if line == _expected_line(vector, seq):
+            # The exact text the reference writes for a passing answer: parsing it would give
+            # this seq and an output whose canonical form is the expected one (CONF-PERF-1).
+            results.append(Result(vector, Verdict.PASS, answer=vector.expected))
+            continue
+        results.append(_score(vector, seq, _parse(line, f"case {vector.id}")))
     return results
+
+
+def _expected_line(vector: Vector, seq: int) -> bytes:
+    """``{"output":<expected, canonical>,"seq":N}``: a passing answer as serde_json writes it."""
+    try:
+        output = serde_json.canonical(vector.expected)
+    except serde_json.JsonError:
+        return b""
+    return b'{"output":' + output.encode("utf-8") + b',"seq":' + str(seq).encode() + b"}"
 
 
 def _score(vector: Vector, seq: int, response: JSON) -> Result:
@@ -218,12 +232,20 @@ def _score(vector: Vector, seq: int, response: JSON) -> Result:
 
 
 def _read_json(lines: _Lines, timeout: float, what: str) -> JSON:
+    return _parse(_read_line(lines, timeout, what), what)
+
+
+def _read_line(lines: _Lines, timeout: float, what: str) -> bytes:
     try:
         line = lines.next(timeout)
     except TimeoutError:
         raise _NoAnswerError(f"timed out after {timeout:g}s waiting for {what}") from None
     if line is None:
         raise _NoAnswerError(f"the implementation exited before answering {what}")
+    return line
+
+
+def _parse(line: bytes, what: str) -> JSON:
     try:
         return serde_json.from_str(line)
     except serde_json.JsonError as exc:
