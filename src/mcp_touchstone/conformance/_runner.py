@@ -202,7 +202,12 @@ def _read_answers(
             # this seq and an output whose canonical form is the expected one (CONF-PERF-1).
             results.append(Result(vector, Verdict.PASS, answer=vector.expected))
             continue
-        results.append(_score(vector, seq, _parse(line, f"case {vector.id}")))
+        try:
+            response = _parse(line, f"case {vector.id}")
+        except ProtocolError as exc:  # Garbage for one case errors that case, not the run.
+            results.append(Result(vector, Verdict.ERROR, message=str(exc)))
+            continue
+        results.append(_score(vector, seq, response))
     return results
 
 
