@@ -214,6 +214,41 @@ def _cmd_vectors(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _cmd_drt(args: argparse.Namespace) -> int:
+    from mcp_touchstone.conformance._drt import DrtError, run_drt
+    from mcp_touchstone.conformance._report import short
+
+    command = _command(args.impl)
+    out_path = _writable(args.out, "candidate vector")
+    try:
+        result = run_drt(
+            command, args.operation, examples=args.examples, seed=args.seed, timeout=args.timeout
+        )
+    except DrtError as exc:
+        raise _UsageError(f"drt: {exc}") from None
+    lines = [
+        f"drt {result.operation}: {result.cases} cases in {result.seconds:.2f} s "
+        f"({result.cases_per_second:,.0f} cases/s searching)"
+    ]
+    if result.candidate is None:
+        lines.append("no difference found")
+        _write_stdout("\n".join(lines) + "\n")
+        return 0
+    text = json.dumps(result.candidate, indent=2, ensure_ascii=False) + "\n"
+    lines += [
+        f"DIFFERENCE at {result.where}, shrunk in {result.shrink_seconds:.2f} s "
+        f"({result.shrink_cases} cases asked while shrinking)",
+        f"  actual:   {short(result.actual, 400)}",
+        "candidate vector (origin drt-shrunk; paste into a vector file, then set rules):",
+    ]
+    _write_stdout("\n".join(lines) + "\n" + text)
+    if out_path is not None:
+        from mcp_touchstone.conformance._report import write_atomic
+
+        write_atomic(out_path, text)
+    return 1
+
+
 def _timeout(text: str) -> float:
     """``--timeout``: seconds, a positive finite number."""
     try:
@@ -223,6 +258,12 @@ def _timeout(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer: {text!r}")
+    return int(text)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -278,6 +319,15 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--check", action="store_true", help="manifest: report, do not write")
     v.add_argument("--no-reference", action="store_true", help="lint: skip the reference run")
     v.set_defaults(func=_cmd_vectors)
+
+    d = sub.add_parser("drt", help="differential random testing of one operation, shrunk cases")
+    d.add_argument("--impl", help="command starting the implementation's harness (default: ours)")
+    d.add_argument("--operation", required=True, help="operation to test")
+    d.add_argument("--examples", type=_positive_int, default=1000, help="about this many cases")
+    d.add_argument("--seed", type=int, help="Hypothesis seed (default: derandomized)")
+    d.add_argument("--timeout", type=_timeout, default=30.0, help="seconds to wait per answer")
+    d.add_argument("--out", metavar="FILE", help="also write the candidate vector to FILE")
+    d.set_defaults(func=_cmd_drt)
     return p
 
 
