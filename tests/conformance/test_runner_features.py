@@ -239,3 +239,42 @@ def test_assessment_counts_columns() -> None:
         "n/a": 1,
     }
     assert listed.conformant
+
+
+_REORDERING_IMPL = """
+import json, sys
+from mcp_touchstone.harness._registry import reference_operations
+from mcp_touchstone.harness._server import answer
+from mcp_touchstone import serde_json
+ops = reference_operations()
+for line in sys.stdin.buffer:
+    response = answer(line.rstrip(b"\\n"), ops)
+    if response is None:
+        break
+    if "output" in response and response.get("seq") == 1:
+        sys.stdout.write("this is not JSON\\n")
+    elif "output" in response:
+        # seq first and a space after the colon: not the canonical text, same JSON value.
+        sys.stdout.write('{"seq": %d, "output": %s}\\n' % (response["seq"],
+                         serde_json.to_string(response["output"])))
+    else:
+        sys.stdout.write(serde_json.to_string(response) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_answers_in_any_layout_and_garbage_lines(tmp_path: Path) -> None:
+    """CONF-PERF-1, CONF-RUN-1: an answer whose text is not the canonical line is parsed and
+    compared as JSON (it passes), and an answer line that is not JSON errors that case only."""
+    script = tmp_path / "reorder.py"
+    script.write_text(_REORDERING_IMPL)
+    root = default_vectors_dir()
+    assert root is not None
+    vectors = [v for v in load_vectors(root) if v.semantic == "json"][:20]
+    from mcp_touchstone.conformance import run_vectors
+
+    report = run_vectors(vectors, [sys.executable, str(script)])
+    verdicts = [r.verdict for r in report.results]
+    assert verdicts[1] is Verdict.ERROR
+    assert "not JSON" in report.results[1].message
+    assert verdicts[:1] + verdicts[2:] == [Verdict.PASS] * 19
