@@ -9,7 +9,7 @@ STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 
-.PHONY: demo test slow bench vectors conformance clean
+.PHONY: demo test slow bench vectors conformance leak-matrix clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,8 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_DEV)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/mypy src tests
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
@@ -60,6 +60,10 @@ conformance: $(STAMP_DEV)
 	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json > /dev/null; then echo "the planted bug was not caught"; exit 1; else echo "planted bug caught (exit 1, as it must be)"; fi
 	$(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation visibility.is_visible --examples 300
 	$(BIN)/touchstone drt --operation scope.resolve_matching_grants --examples 300
+
+## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
+leak-matrix: $(STAMP_DEV)
+	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
