@@ -165,8 +165,15 @@ def _interop() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         opens.append(
             {
                 "id": f"mrtr-interop-open-{stem}",
-                "comment": f"neva's token for the {pname} payload opens to that payload",
-                "rules": ["MRTR-TOKEN-1", "MRTR-TOKEN-2", "MRTR-OPEN-8", "MRTR-PAYLOAD-2"],
+                "comment": f"neva's token for the {pname} payload opens to that payload "
+                "(no check: the codec alone, so an old exp still opens)",
+                "rules": [
+                    "MRTR-TOKEN-1",
+                    "MRTR-TOKEN-2",
+                    "MRTR-OPEN-8",
+                    "MRTR-PAYLOAD-2",
+                    "MRTR-HARNESS-2",
+                ],
                 "flags": ["Interop"],
                 "input": {"token": token, "keys": keys},
                 "expected": {"payload": payload},

@@ -169,7 +169,7 @@ def _tests() -> list[dict[str, Any]]:
                 _case(
                     f"scope-rel-narrow-{name}-{aname}",
                     f"narrowing the base grant ({name}) adds no match on {args['path']}",
-                    ["SCOPE-RES-3", "SCOPE-RANK-1"],
+                    ["SCOPE-RES-3", "SCOPE-RANK-1", "SCOPE-CON-1"],
                     "Narrow",
                     [grant],
                     args,
