@@ -9,6 +9,9 @@ back as itself through serde_json (VEC-CASE-1), so a shrunk case is a valid vect
 
 Operations added later without a strategy here are refused by ``drt`` with a clear message; the
 generic JSON strategy below is the starting point for theirs.
+
+Length: this module is over 400 lines on purpose: every operation's strategy lives in this one
+module (issue 11: "one module"), so a reader finds all the quirk pools side by side.
 """
 
 from __future__ import annotations
@@ -317,6 +320,153 @@ def json_to_string_inputs() -> st.SearchStrategy[JSON]:
     return st.fixed_dictionaries({"text": text})
 
 
+def uri_template_inputs() -> st.SearchStrategy[JSON]:
+    """``visibility.match_uri_template``: simple and reserved expansions, regex metacharacters."""
+    template = st.lists(
+        st.sampled_from(["file://", "db://", "x.y://", "{name}", "{+path}", "/", "{id}", "a", "."]),
+        min_size=1,
+        max_size=4,
+    ).map("".join)
+    uri = st.lists(
+        st.sampled_from(["file://", "db://", "x.y://", "xay://", "notes", "a/b", "/", "", "42"]),
+        max_size=4,
+    ).map("".join)
+    return st.fixed_dictionaries({"template": template, "uri": uri})
+
+
+_CAP_FLAG = st.one_of(
+    st.just({}), st.booleans(), st.none(), st.just([]), st.just([1]), st.just("yes"), st.just(5)
+)
+
+
+def _capabilities() -> st.SearchStrategy[JSON]:
+    elicitation = st.one_of(
+        _CAP_FLAG,
+        st.fixed_dictionaries({}, optional={"form": _CAP_FLAG, "url": _CAP_FLAG}),
+    )
+    value = st.fixed_dictionaries(
+        {},
+        optional={
+            "elicitation": elicitation,
+            "sampling": _CAP_FLAG,
+            "roots": _CAP_FLAG,
+            "experimental": json_values(3),
+        },
+    )
+    return st.one_of(value, value, st.lists(_CAP_FLAG, max_size=4), scalars)
+
+
+def capabilities_inputs() -> st.SearchStrategy[JSON]:
+    """``mrtr.capabilities``: the legacy boolean forms, serde's sequence and fieldless quirks."""
+    return st.fixed_dictionaries({"value": _capabilities()})
+
+
+def allows_inputs() -> st.SearchStrategy[JSON]:
+    """``mrtr.allows``: the three input kinds, URL vs form elicitation, malformed params."""
+    form = st.fixed_dictionaries(
+        {"message": st.just("m"), "requestedSchema": st.just({"type": "object", "properties": {}})},
+        optional={"mode": st.sampled_from(["form", "url", "bogus"])},
+    )
+    url = st.fixed_dictionaries(
+        {"mode": st.just("url"), "message": st.just("m")},
+        optional={"url": st.just("https://x.example")},
+    )
+    request: st.SearchStrategy[JSON] = st.one_of(
+        st.fixed_dictionaries(
+            {"method": st.just("elicitation/create"), "params": st.one_of(form, url, st.none())}
+        ),
+        st.fixed_dictionaries(
+            {"method": st.just("roots/list")},
+            optional={"params": st.one_of(st.none(), st.just({}))},
+        ),
+        st.fixed_dictionaries(
+            {
+                "method": st.just("sampling/createMessage"),
+                "params": st.just({"messages": [], "maxTokens": 5}),
+            }
+        ),
+        st.fixed_dictionaries(
+            {"method": st.sampled_from(["tools/call", ""]), "params": st.just({})}
+        ),
+    )
+    return st.fixed_dictionaries({"capabilities": _capabilities(), "request": request})
+
+
+_CATALOG: JSON = {
+    "tools": [
+        {"name": "read"},
+        {"name": "rotate_keys", "_meta": {"io.turbomcp/tags": ["internal"]}},
+        {"name": "wipe", "_meta": {"io.turbomcp/scopes": ["admin"]}},
+    ],
+    "resources": [
+        {"uri": "catalog://public"},
+        {"uri": "catalog://secret", "_meta": {"io.turbomcp/tags": ["internal"]}},
+    ],
+    "resource_templates": [
+        {"uriTemplate": "catalog://vault/{+path}", "_meta": {"io.turbomcp/tags": ["internal"]}}
+    ],
+    "prompts": [
+        {"name": "debug_prompt", "_meta": {"io.turbomcp/tags": ["internal"]}},
+        {"name": "summarize"},
+    ],
+}
+
+
+def dispatch_inputs() -> st.SearchStrategy[JSON]:
+    """``visibility.dispatch``: one catalog; lists, calls, reads and gets of visible, hidden and
+    nonexistent components, per protocol version and caller."""
+    name = st.sampled_from(["read", "rotate_keys", "wipe", "no_such", "summarize", "debug_prompt"])
+    uri = st.sampled_from(
+        ["catalog://public", "catalog://secret", "catalog://vault/a/b", "catalog://none"]
+    )
+    identity = st.one_of(
+        st.none(),
+        st.sampled_from(
+            [
+                {"sub": "alice", "claims": {"scope": "read"}},
+                {"sub": "root", "claims": {"scope": "admin"}},
+            ]
+        ),
+    )
+
+    def request(method: str, params: dict[str, JSON], who: JSON) -> JSON:
+        if who is not None:
+            params = {**params, "_meta": {"io.turbomcp.internal/identity": who}}
+        return {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+
+    call = st.one_of(
+        st.builds(
+            lambda n, w: request("tools/call", {"name": n, "arguments": {}}, w), name, identity
+        ),
+        st.builds(lambda u, w: request("resources/read", {"uri": u}, w), uri, identity),
+        st.builds(lambda n, w: request("prompts/get", {"name": n}, w), name, identity),
+        st.builds(
+            lambda m, w: request(m, {}, w),
+            st.sampled_from(
+                ["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+            ),
+            identity,
+        ),
+    )
+    policy: st.SearchStrategy[JSON] = st.one_of(
+        st.none(),
+        st.fixed_dictionaries(
+            {
+                "hidden_tags": st.sampled_from([[], ["internal"]]),
+                "requiring_declared_scopes": st.booleans(),
+            }
+        ),
+    )
+    return st.fixed_dictionaries(
+        {
+            "policy": policy,
+            "protocol_version": st.sampled_from(["2025-06-18", "2025-11-25", "2026-07-28"]),
+            "catalog": st.just(_CATALOG),
+            "request": call,
+        }
+    )
+
+
 STRATEGIES: dict[str, Callable[[], st.SearchStrategy[JSON]]] = {
     "scope.resolve_matching_grants": scope_inputs,
     "scope.resolve_capability_grants": scope_inputs,
@@ -327,5 +477,9 @@ STRATEGIES: dict[str, Callable[[], st.SearchStrategy[JSON]]] = {
     "visibility.is_visible": is_visible_inputs,
     "visibility.granted_scopes": granted_scopes_inputs,
     "json.to_string": json_to_string_inputs,
+    "visibility.match_uri_template": uri_template_inputs,
+    "visibility.dispatch": dispatch_inputs,
+    "mrtr.capabilities": capabilities_inputs,
+    "mrtr.allows": allows_inputs,
 }
 """Operation -> its input strategy."""
