@@ -71,5 +71,5 @@ def test_drt_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     """CONF-DRT-1: no difference exits 0; an operation without a strategy exits 2 with one line."""
     assert main(["drt", "--operation", "mrtr.input_responses_digest", "--examples", "20"]) == 0
     assert "no difference found" in capsys.readouterr().out
-    assert main(["drt", "--operation", "visibility.dispatch"]) == 2
-    assert "no input strategy for visibility.dispatch" in capsys.readouterr().err
+    assert main(["drt", "--operation", "mrtr.round"]) == 2
+    assert "no input strategy for mrtr.round" in capsys.readouterr().err
