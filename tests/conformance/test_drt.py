@@ -73,3 +73,12 @@ def test_drt_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no difference found" in capsys.readouterr().out
     assert main(["drt", "--operation", "mrtr.round"]) == 2
     assert "no input strategy for mrtr.round" in capsys.readouterr().err
+
+
+def test_drt_kills_a_stalled_implementation(capsys: pytest.CaptureFixture[str]) -> None:
+    """CONF-DRT-1: an implementation that stops answering is killed after --timeout and the run
+    ends with exit 2 and one line, never a hang."""
+    stall = f"{sys.executable} -c 'import sys, time; sys.stdin.readline(); time.sleep(600)'"
+    status = main(["drt", "--impl", stall, "--operation", "json.to_string", "--timeout", "1"])
+    assert status == 2
+    assert "no answer within 1s" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from typing import Any
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._report import first_difference
-from mcp_touchstone.conformance._runner import ProtocolError
+from mcp_touchstone.conformance._runner import ProtocolError, _Lines
 from mcp_touchstone.serde_json import JSON
 
 # The rule a candidate vector cites until its author picks the precise one.
@@ -51,6 +51,7 @@ class _Session:
         except OSError as exc:
             raise DrtError(f"cannot start {command[0]}: {exc.strerror}") from None
         self.timeout = timeout
+        self.lines = _Lines(self.proc)
         self.seq = 0
         hello = self._ask({"cmd": "start", "version": 1})
         ops = hello.get("operations") if isinstance(hello, dict) else None
@@ -62,7 +63,7 @@ class _Session:
         try:
             self.proc.stdin.write(serde_json.to_string_ordered(request).encode() + b"\n")
             self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
+            line = self._line()
         except OSError as exc:
             raise DrtError(f"the implementation stopped: {exc}") from None
         if not line:
@@ -71,6 +72,18 @@ class _Session:
             return serde_json.from_str(line.rstrip(b"\n"))
         except serde_json.JsonError as exc:
             return {"errored": True, "message": f"answer is not JSON: {exc}"}
+
+    def _line(self) -> bytes:
+        """The next answer line (``b""`` at end of output); a stall past the timeout kills the
+        implementation and ends the run."""
+        try:
+            line = self.lines.next(self.timeout)
+        except TimeoutError:
+            self.proc.kill()
+            raise DrtError(
+                f"no answer within {self.timeout:g}s: the implementation was killed"
+            ) from None
+        return b"" if line is None else line + b"\n"
 
     def run_batch(self, operation: str, values: Sequence[JSON]) -> list[JSON]:
         """The implementation's outputs for a batch of cases, written in one go and read in
@@ -87,7 +100,7 @@ class _Session:
         try:
             self.proc.stdin.write(b"".join(lines))
             self.proc.stdin.flush()
-            answers = [self.proc.stdout.readline() for _ in values]
+            answers = [self._line() for _ in values]
         except OSError as exc:
             raise DrtError(f"the implementation stopped: {exc}") from None
         outputs: list[JSON] = []
