@@ -34,12 +34,21 @@ sys.path.insert(0, str(ROOT))
 from mcp_touchstone.visibility import SCOPES_KEY, Visibility  # noqa: E402
 
 SIZE = 1_000
-REPEATS = 5
+REPEATS = 7
 POLICY = Visibility().requiring_declared_scopes()
 
 
 def _meta(i: int) -> dict[str, Any] | None:
     return {SCOPES_KEY: ["admin"]} if i % 10 == 0 else None
+
+
+def _tool(i: int) -> Callable[[], Awaitable[int]]:
+    """An async tool (no worker-thread hop, whose jitter would swamp what is measured)."""
+
+    async def tool() -> int:
+        return i
+
+    return tool
 
 
 def mcp_server(protected: bool) -> Any:
@@ -50,7 +59,7 @@ def mcp_server(protected: bool) -> Any:
 
     server = MCPServer("bench")
     for i in range(SIZE):
-        server.add_tool(lambda x=i: x, name=f"tool_{i:04d}", meta=_meta(i))
+        server.add_tool(_tool(i), name=f"tool_{i:04d}", meta=_meta(i))
     return protect(server, visibility=POLICY) if protected else server
 
 
@@ -63,48 +72,59 @@ def fastmcp_server(protected: bool) -> Any:
 
     server = FastMCP("bench")
     for i in range(SIZE):
-        server.add_tool(Tool.from_function(lambda x=i: x, name=f"tool_{i:04d}", meta=_meta(i)))
+        server.add_tool(Tool.from_function(_tool(i), name=f"tool_{i:04d}", meta=_meta(i)))
     if protected:
         TouchstoneMiddleware(visibility=POLICY).install(server)
     return server
 
 
-async def _best(fn: Callable[[], Awaitable[Any]], number: int) -> float:
-    best = float("inf")
+async def _once(fn: Callable[[], Awaitable[Any]], number: int) -> float:
+    start = time.perf_counter()
+    for _ in range(number):
+        await fn()
+    return (time.perf_counter() - start) / number
+
+
+async def _pair(
+    plain: Callable[[], Awaitable[Any]], protected: Callable[[], Awaitable[Any]], number: int
+) -> tuple[float, float]:
+    """Best per-call seconds of each, the two measured in alternation (a loaded machine slows
+    both alike)."""
+    best = [float("inf"), float("inf")]
     for _ in range(REPEATS):
-        start = time.perf_counter()
-        for _ in range(number):
-            await fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
+        for slot, fn in enumerate((plain, protected)):
+            best[slot] = min(best[slot], await _once(fn, number))
+    return best[0], best[1]
 
 
 async def through_client(build: Callable[[bool], Any], fast: bool) -> dict[str, float]:
     """Per-call seconds of list and call, unprotected and protected, over the in-memory client."""
+    from contextlib import AsyncExitStack
+
     from tests.adapters._drive import as_caller
 
     out: dict[str, float] = {}
-    for protected in (False, True):
-        server = build(protected)
-        tag = "protected" if protected else "plain"
-        with as_caller("alice"):
-            if fast:
-                from fastmcp import Client as FastClient
+    with as_caller("alice"):
+        async with AsyncExitStack() as stack:
+            lists, calls = [], []
+            for protected in (False, True):
+                server = build(protected)
+                if fast:
+                    from fastmcp import Client as FastClient
 
-                async with FastClient(server, mode="2026-07-28") as client:
-                    out[f"list/{tag}"] = await _best(client.list_tools_mcp, 20)
-                    out[f"call/{tag}"] = await _best(
-                        lambda c=client: c.call_tool_mcp("tool_0001", {}), 200
+                    client: Any = await stack.enter_async_context(
+                        FastClient(server, mode="2026-07-28")
                     )
-            else:
-                from mcp import Client
+                    lists.append(client.list_tools_mcp)
+                    calls.append(lambda c=client: c.call_tool_mcp("tool_0001", {}))
+                else:
+                    from mcp import Client
 
-                async with Client(server, mode="2026-07-28") as client:
-                    session = client.session
-                    out[f"list/{tag}"] = await _best(session.list_tools, 20)
-                    out[f"call/{tag}"] = await _best(
-                        lambda s=session: s.call_tool("tool_0001", {}), 200
-                    )
+                    client = await stack.enter_async_context(Client(server, mode="2026-07-28"))
+                    lists.append(client.session.list_tools)
+                    calls.append(lambda s=client.session: s.call_tool("tool_0001", {}))
+            out["list/plain"], out["list/protected"] = await _pair(lists[0], lists[1], 10)
+            out["call/plain"], out["call/protected"] = await _pair(calls[0], calls[1], 200)
     return out
 
 
@@ -113,20 +133,19 @@ async def at_handler_layer() -> dict[str, float]:
     import mcp_types as types
     from tests.adapters._drive import as_caller
 
+    class Ctx:
+        protocol_version = "2026-07-28"
+
+    params = types.CallToolRequestParams(name="tool_0001", arguments={})
+    lows = [mcp_server(protected)._lowlevel_server for protected in (False, True)]
+    list_handlers = [low.get_request_handler("tools/list").handler for low in lows]
+    call_handlers = [low.get_request_handler("tools/call").handler for low in lows]
+    lists = [lambda h=h: h(Ctx(), None) for h in list_handlers]
+    calls = [lambda h=h: h(Ctx(), params) for h in call_handlers]
     out: dict[str, float] = {}
-    for protected in (False, True):
-        low = mcp_server(protected)._lowlevel_server
-        tag = "protected" if protected else "plain"
-        listing = low.get_request_handler("tools/list").handler
-        calling = low.get_request_handler("tools/call").handler
-
-        class Ctx:
-            protocol_version = "2026-07-28"
-
-        params = types.CallToolRequestParams(name="tool_0001", arguments={})
-        with as_caller("alice"):
-            out[f"list/{tag}"] = await _best(lambda h=listing: h(Ctx(), None), 20)
-            out[f"call/{tag}"] = await _best(lambda h=calling, p=params: h(Ctx(), p), 500)
+    with as_caller("alice"):
+        out["list/plain"], out["list/protected"] = await _pair(lists[0], lists[1], 10)
+        out["call/plain"], out["call/protected"] = await _pair(calls[0], calls[1], 1000)
     return out
 
 

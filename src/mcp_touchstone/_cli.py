@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from mcp_touchstone import __version__, serde_json
+from mcp_touchstone._errors import TouchstoneError
 
 if TYPE_CHECKING:
     from mcp_touchstone.conformance import Vector
 
 
-class _UsageError(Exception):
+class _UsageError(TouchstoneError):
     """A one-line problem with what the user asked for (exit status 2)."""
 
 

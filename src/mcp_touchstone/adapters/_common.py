@@ -111,7 +111,8 @@ class Caller:
         if policy is None:
             return True
         if type(policy) is Visibility:
-            return policy.admits(meta or _NO_META, self.request)
+            # An empty _meta carries no tag and declares no scope: the built-in policy shows it.
+            return not meta or policy.admits(meta, self.request)
         return bool(policy(VisibleComponent(kind, ident, meta or _NO_META, self.request)))
 
 

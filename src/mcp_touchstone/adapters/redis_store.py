@@ -24,6 +24,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.mrtr._store import StoredResponse
 
 __all__ = ["RedisRequestStateStore", "ReservationTimeoutError"]
@@ -36,7 +37,7 @@ return 0
 """
 
 
-class ReservationTimeoutError(TimeoutError):
+class ReservationTimeoutError(TouchstoneError, TimeoutError):
     """A reservation could not be acquired within ``lock_wait`` seconds."""
 
 
