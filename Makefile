@@ -59,6 +59,7 @@ conformance: $(STAMP_DEV)
 	$(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json --format markdown
 	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json > /dev/null; then echo "the planted bug was not caught"; exit 1; else echo "planted bug caught (exit 1, as it must be)"; fi
 	$(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation visibility.is_visible --examples 300
+	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation scope.resolve_matching_grants --examples 3000; then echo "drt missed the planted bug"; exit 1; else echo "drt found and shrank the planted bug (exit 1, as it must)"; fi
 	$(BIN)/touchstone drt --operation scope.resolve_matching_grants --examples 300
 
 ## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._report import Assessment, first_difference
 from mcp_touchstone.conformance._runner import Report, Verdict
 
 SCHEMA = "touchstone-baseline/1"
 
 
-class BaselineError(ValueError):
+class BaselineError(TouchstoneError, ValueError):
     """A baseline file that cannot be used; the message names the file and the entry."""
 
 

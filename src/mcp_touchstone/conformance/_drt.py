@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._report import first_difference
-from mcp_touchstone.conformance._runner import ProtocolError, _Lines
+from mcp_touchstone.conformance._runner import ProtocolError, _Lines, default_command
 from mcp_touchstone.serde_json import JSON
 
 # The rule a candidate vector cites until its author picks the precise one.
@@ -36,7 +37,7 @@ BATCH = 32
 """Most inputs per Hypothesis example (one write to the implementation)."""
 
 
-class DrtError(RuntimeError):
+class DrtError(TouchstoneError, RuntimeError):
     """The run could not be made (no strategy, the implementation broke the protocol)."""
 
 
@@ -158,6 +159,49 @@ class DrtResult:
         return self.cases / search if search > 0 else 0.0
 
 
+def _without_one(value: JSON) -> list[JSON]:
+    """Every value that is ``value`` with one array element or object member removed, at any
+    depth, outermost first."""
+    out: list[JSON] = []
+    if isinstance(value, list):
+        out += [value[:i] + value[i + 1 :] for i in range(len(value))]
+        for i, item in enumerate(value):
+            out += [[*value[:i], sub, *value[i + 1 :]] for sub in _without_one(item)]
+    elif isinstance(value, dict):
+        out += [{k: v for k, v in value.items() if k != key} for key in value]
+        for key, item in value.items():
+            out += [{**value, key: sub} for sub in _without_one(item)]
+    return out
+
+
+def _reduce(
+    value: JSON,
+    expected: JSON,
+    actual: JSON,
+    ask: Callable[[JSON], tuple[JSON, JSON]],
+    result: DrtResult,
+    *,
+    budget: int = 300,
+) -> tuple[JSON, JSON, JSON]:
+    """After Hypothesis: drop array elements and object members one at a time, against the live
+    implementation, while the difference persists (a greedy pass Hypothesis's choice-sequence
+    shrinker can miss, e.g. a passing grant before the failing one)."""
+    operation = result.operation
+    improved = True
+    while improved and budget > 0:
+        improved = False
+        for smaller in _without_one(value):
+            budget -= 1
+            result.shrink_cases += 1
+            want, got = ask(smaller)
+            if not outputs_match(operation, want, got):
+                value, expected, actual, improved = smaller, want, got, True
+                break
+            if budget <= 0:
+                break
+    return value, expected, actual
+
+
 def candidate_vector(
     operation: str, value: JSON, expected: JSON, seed: int | None
 ) -> dict[str, Any]:
@@ -196,16 +240,19 @@ def run_drt(
             "touchstone drt needs Hypothesis: pip install 'mcp-touchstone[drt]'"
         ) from None
     from mcp_touchstone.conformance._strategies import STRATEGIES
-    from mcp_touchstone.harness._registry import reference_operations
 
     if operation not in STRATEGIES:
         raise DrtError(f"no input strategy for {operation} (have: {', '.join(sorted(STRATEGIES))})")
-    reference = reference_operations()[operation]
+    # The reference answers over the wire too, as its own subprocess: the conformance tooling
+    # never imports a semantic (tests/test_layering.py).
+    reference = _Session(default_command(), timeout)
     session = _Session(command, timeout)
     result = DrtResult(operation)
-    if session.operations is not None and operation not in session.operations:
-        session.close()
-        raise DrtError(f"the implementation does not announce {operation}")
+    for who, s in (("the implementation", session), ("the reference", reference)):
+        if s.operations is not None and operation not in s.operations:
+            session.close()
+            reference.close()
+            raise DrtError(f"{who} does not announce {operation}")
     state: dict[str, Any] = {"first_failure": None, "last": None}
     # Answers by input text: a shrink step changes one input of a batch, so only that one is
     # asked again; the reference's answers are cached the same way.
@@ -221,9 +268,11 @@ def run_drt(
         else:
             result.shrink_cases += len(fresh)
         if fresh:
-            outputs = session.run_batch(operation, [v for _, v in fresh])
-            for (key, value), got in zip(fresh, outputs, strict=True):
-                answers[key] = (reference(value), got)
+            asked = [v for _, v in fresh]
+            outputs = session.run_batch(operation, asked)
+            wanted = reference.run_batch(operation, asked)
+            for (key, _value), want, got in zip(fresh, wanted, outputs, strict=True):
+                answers[key] = (want, got)
         failing = [
             (len(key), value, *answers[key])
             for key, value in zip(keys, values, strict=True)
@@ -235,6 +284,9 @@ def run_drt(
             _, value, expected, got = min(failing, key=lambda f: f[0])
             state["last"] = (value, expected, got)
             raise AssertionError("differs")
+
+    def ask(value: JSON) -> tuple[JSON, JSON]:
+        return reference.run_batch(operation, [value])[0], session.run_batch(operation, [value])[0]
 
     # Each Hypothesis example is a batch of up to BATCH inputs sent in one write, so the round
     # trip to the implementation is paid per batch; shrinking first deletes the passing inputs
@@ -258,14 +310,23 @@ def run_drt(
     except AssertionError:
         pass
     except ProtocolError as exc:
-        raise DrtError(str(exc)) from None
-    finally:
         session.close()
+        reference.close()
+        raise DrtError(str(exc)) from None
+    except BaseException:
+        session.close()
+        reference.close()
+        raise
+    finally:
         result.seconds = time.perf_counter() - started
     if state["last"] is not None:
         value, expected, actual = state["last"]
+        value, expected, actual = _reduce(value, expected, actual, ask, result)
         result.shrink_seconds = time.perf_counter() - state["first_failure"]
         result.candidate = candidate_vector(operation, value, expected, seed)
         result.actual = actual
         result.where = first_difference(operation, expected, actual)[0]
+    session.close()
+    reference.close()
+    result.seconds = time.perf_counter() - started
     return result

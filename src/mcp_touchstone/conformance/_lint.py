@@ -18,7 +18,6 @@ from typing import Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance import _manifest
-from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._vectors import Vector, VectorError, load_file
 
 _PREFIX = {"visibility": "vis-"}
@@ -193,21 +192,36 @@ def lint(root: Path, *, run_reference: bool = True) -> LintReport:
 
 
 def _against_reference(vectors: list[Vector], report: LintReport) -> None:
-    from mcp_touchstone.harness._registry import reference_operations
+    """Run every vector through the reference harness, as a subprocess over the protocol (the
+    conformance tooling never imports a semantic), and name each one it does not pass."""
+    from mcp_touchstone.conformance._report import first_difference
+    from mcp_touchstone.conformance._runner import (
+        ProtocolError,
+        Verdict,
+        default_command,
+        run_vectors,
+    )
 
-    ops = reference_operations()
-    for v in vectors:
-        if v.operation not in ops:
+    try:
+        run = run_vectors(vectors, default_command())
+    except ProtocolError as exc:
+        report.problems.append(f"the reference harness broke the protocol: {exc}")
+        return
+    for r in run.results:
+        v = r.vector
+        if r.verdict is Verdict.NOT_APPLICABLE:
             report.problems.append(f"{v.file}: {v.id}: the reference has no {v.operation}")
-            continue
-        actual = ops[v.operation](v.input)
-        if not outputs_match(v.operation, v.expected, actual):
-            from mcp_touchstone.conformance._report import first_difference
-
-            path, _, _ = first_difference(v.operation, v.expected, actual)
+        elif r.verdict is Verdict.FAIL:
+            path, _, _ = first_difference(v.operation, v.expected, r.answer)
             report.problems.append(f"{v.file}: {v.id}: the reference differs at {path}")
+        elif r.verdict is not Verdict.PASS:
+            report.problems.append(
+                f"{v.file}: {v.id}: the reference {r.verdict.value}: {r.message}"
+            )
     covered = {v.operation for v in vectors}
-    report.problems += [f"operation {op} has no vectors" for op in ops if op not in covered]
+    report.problems += [
+        f"operation {op} has no vectors" for op in run.operations if op not in covered
+    ]
 
 
 def _rule_coverage(layout: Layout, vectors: list[Vector], report: LintReport) -> None:
