@@ -25,7 +25,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "mrtr.round": "_mrtr",
         "mrtr.state.open": "_mrtr",
         "mrtr.state.seal": "_mrtr",
-        "scope.hosted_match": "_scope",
+        "scope.hosted_match": "_scope_hosted",
         "scope.resolve_capability_grants": "_scope",
         "scope.resolve_matching_grants": "_scope",
         "visibility.dispatch": "_visibility",

@@ -84,12 +84,3 @@ OPERATIONS: dict[str, HarnessOperation] = {
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }
 
-
-# -- Second wave (chio-hosted): scope.hosted_match --------------------------------------------
-# The adapter lives in _scope_hosted.py (it reuses _read_input and _matches above); this section
-# only registers it, so parallel edits to this file stay append-only.
-from mcp_touchstone.harness._scope_hosted import (  # noqa: E402 (registered after the helpers it reuses are defined)
-    OPERATIONS as _HOSTED_OPERATIONS,
-)
-
-OPERATIONS.update(_HOSTED_OPERATIONS)
