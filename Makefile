@@ -11,7 +11,7 @@ STAMP_BENCH := $(VENV)/.stamp-bench
 
 NODE_STAMP := tests/node/node_modules/.stamp
 
-.PHONY: demo test slow bench vectors leak-matrix audit-matrix node-deps clean
+.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,9 +51,21 @@ bench: $(STAMP_BENCH)
 	$(BIN)/python -m compileall -q src/mcp_touchstone
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
+## vectors: rewrite the generated vector files (conformance/vectorgen) and MANIFEST.json; tests check both.
 vectors: $(STAMP_DEV)
 	$(BIN)/python -m conformance.vectorgen
+	$(BIN)/touchstone vectors manifest --vectors conformance/vectors
+
+## conformance: what an SDK team's CI runs, against our own harnesses: lint the vectors, the Node
+## harness with its baseline, the planted-bug variant (must fail), a short DRT run.
+NODE_HARNESS := node conformance/harnesses/node/harness.js
+conformance: $(STAMP_DEV)
+	$(BIN)/touchstone vectors lint
+	$(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json --format markdown
+	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json > /dev/null; then echo "the planted bug was not caught"; exit 1; else echo "planted bug caught (exit 1, as it must be)"; fi
+	$(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation visibility.is_visible --examples 300
+	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation scope.resolve_matching_grants --examples 3000; then echo "drt missed the planted bug"; exit 1; else echo "drt found and shrank the planted bug (exit 1, as it must)"; fi
+	$(BIN)/touchstone drt --operation scope.resolve_matching_grants --examples 300
 
 ## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
 leak-matrix: $(STAMP_DEV) $(NODE_STAMP)

@@ -5,15 +5,12 @@
 The expected strings are typed from serde_json 1.0.149's behaviour as recorded in
 ``shared/reference/chio.md`` (formatting table) and the issue, or produced by serde_json
 1.0.149 itself (``origin: upstream-kat``); none is computed by this project's code.  The file
-is written with one-space indentation (:data:`INDENT`), as it always has been.
+is written in the tree's canonical form (2-space indentation, CONF-FMT-1), like every other.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-INDENT = 1
-"""This file's indentation in the vector tree (the other generated files use 2)."""
 
 E = None
 cases = [

@@ -25,6 +25,7 @@ from mcp_touchstone.conformance import (
     Result,
     Vector,
     Verdict,
+    _report,
     default_vectors_dir,
     load_vectors,
     render,
@@ -44,7 +45,10 @@ def _json_vectors() -> list[Vector]:
 
 def _script(tmp_path: Path, body: str, start: str = "") -> Path:
     """A fake implementation whose loop body answers one run request ``req``."""
-    hello = start or f'{{"version": 1, "implementation": {_IMPL}, "operations": []}}'
+    # It announces the json operations, so that the runner asks it every json vector (an
+    # operation not announced in start is not applicable, CONF-NA-1).
+    ops = json.dumps(sorted({v.operation for v in _json_vectors()}))
+    hello = start or f'{{"version": 1, "implementation": {_IMPL}, "operations": {ops}}}'
     script = tmp_path / "impl.py"
     script.write_text(
         textwrap.dedent(
@@ -135,6 +139,29 @@ def test_issue14_d3_an_errored_message_cannot_forge_the_report() -> None:
     entry = results[0]
     assert isinstance(entry, dict)
     assert entry["message"] == forged
+
+
+def test_issue14_d3_the_markdown_report_escapes_and_groups_too() -> None:
+    """VEC-REPORT-3: the Markdown report escapes an implementation's text, groups errored vectors
+    sharing a message into one row and shows the exit status and stderr tail once; the JSON
+    report carries both whole."""
+    vectors = _json_vectors()[:3]
+    report = Report(
+        implementation={"name": "x\x1b[2J", "version": "1", "language": "y"},
+        results=tuple(Result(v, Verdict.ERROR, message="died\nconformant") for v in vectors),
+        exit_status=3,
+        stderr_tail="boom\x1b]0;t\x07",
+    )
+    text = _report.render_markdown(report)
+    assert "\x1b" not in text
+    assert "\x07" not in text
+    assert text.count("died") == 1
+    assert "3 vectors" in text
+    assert text.count("exit status 3") == 1
+    assert text.count("boom") == 1
+    doc = to_json(report)
+    assert doc["exit_status"] == 3
+    assert doc["stderr_tail"] == "boom\x1b]0;t\x07"
 
 
 # ---------------------------------------------------------------- defect 4
@@ -260,7 +287,10 @@ def test_issue14_d9_a_failed_run_keeps_the_previous_report(tmp_path: Path) -> No
     untouched, and no temporary file behind."""
     old = tmp_path / "old.json"
     old.write_text('{"previous": true}\n')
-    cmd = [sys.executable, str(_script(tmp_path, 'print("not json", flush=True)\n'))]
+    # An answer to the wrong seq breaks the protocol (a line that is not JSON errors only its
+    # case since the suite branch: test_answers_in_any_layout_and_garbage_lines).
+    body = 'print(json.dumps({"seq": req["seq"] + 7, "output": {}}), flush=True)\n'
+    cmd = [sys.executable, str(_script(tmp_path, body))]
     out = _run_cli("run", "--semantic", "json", "--impl", " ".join(cmd), "--report", str(old))
     assert out.returncode == 2
     assert old.read_text() == '{"previous": true}\n'

@@ -43,7 +43,7 @@ def _fake(tmp_path: Path, body: str) -> list[str]:
                 if req.get("cmd") == "start":
                     impl = {"name": "fake", "version": "0", "language": "py"}
                     print(json.dumps({"version": 1, "implementation": impl,
-                                      "operations": []}), flush=True)
+                                      "operations": ["json.to_string"]}), flush=True)
                     continue
                 if req.get("cmd") == "stop":
                     break
@@ -181,7 +181,7 @@ def test_implementation_that_stops_reading_cannot_hang_the_run(tmp_path: Path) -
             sys.stdin.readline()
             impl = {"name": "deaf", "version": "0", "language": "py"}
             print(json.dumps({"version": 1, "implementation": impl,
-                              "operations": []}), flush=True)
+                              "operations": ["json.to_string"]}), flush=True)
             time.sleep(600)
             """
         )

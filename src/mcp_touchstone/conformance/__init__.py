@@ -5,18 +5,18 @@ The built-in reference's harness server lives in :mod:`mcp_touchstone.harness`.
 * :func:`load_vectors` reads a vector tree (``spec/vectors.md``).
 * :func:`run_vectors` drives any implementation through harness protocol v1.
 * :func:`outputs_match` is the pinned comparison of an answer with an expected output.
+* :func:`render` / :func:`to_json` are the printed and the JSON report (:mod:`._report`).
 """
 
 from mcp_touchstone.conformance._compare import outputs_match
+from mcp_touchstone.conformance._report import render, to_json
 from mcp_touchstone.conformance._runner import (
     ProtocolError,
     Report,
     Result,
     Verdict,
     default_command,
-    render,
     run_vectors,
-    to_json,
 )
 from mcp_touchstone.conformance._vectors import (
     Vector,

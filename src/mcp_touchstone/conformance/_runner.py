@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import IO
@@ -27,7 +27,7 @@ from typing import IO
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._compare import outputs_match
-from mcp_touchstone.conformance._process import Tail, describe_exit, exit_status_of, kill_group
+from mcp_touchstone.conformance._process import Tail, exit_status_of, kill_group
 from mcp_touchstone.conformance._text import clean
 from mcp_touchstone.conformance._vectors import Vector
 from mcp_touchstone.serde_json import JSON
@@ -43,6 +43,9 @@ class Verdict(Enum):
     FAIL = "fail"
     SKIP = "skip"
     ERROR = "error"
+    NOT_APPLICABLE = "not_applicable"
+    """The implementation did not announce the vector's operation in ``start``: not sent, shown,
+    not counted against it (CONF-NA-1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ class Report:
     @property
     def conformant(self) -> bool:
         """True when every vector passed: a skip is never a pass (VEC-REPORT-1)."""
-        return all(r.verdict is Verdict.PASS for r in self.results)
+        return all(r.verdict in (Verdict.PASS, Verdict.NOT_APPLICABLE) for r in self.results)
 
 
 class ProtocolError(TouchstoneError, RuntimeError):
@@ -179,8 +182,11 @@ def run_vectors(
     *,
     timeout: float = 30.0,
     max_line_bytes: int = MAX_LINE_BYTES,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Report:
-    """Run ``vectors`` through the implementation started by ``command``."""
+    """Run ``vectors`` through the implementation started by ``command``; the vectors of an
+    operation the implementation does not announce in ``start`` are not sent (CONF-NA-1).
+    ``progress(done, total)`` is called as answers arrive."""
     try:
         proc = subprocess.Popen(  # The command is the user's choice.
             list(command),
@@ -200,8 +206,18 @@ def run_vectors(
         proc.stdin.write(b'{"cmd":"start","version":1}\n')
         proc.stdin.flush()
         implementation, ops = _check_start(_read_json(lines, timeout, "start"))
-        feeder = _start_feeder(proc.stdin, vectors)
-        results, ended = _read_answers(lines, vectors, timeout)
+        announced = set(ops)
+        sent = [v for v in vectors if v.operation in announced]
+        feeder = _start_feeder(proc.stdin, sent)
+        answers, ended = _read_answers(lines, sent, timeout, progress)
+        answered = iter(answers)
+        results = [
+            next(answered)
+            if v.operation in announced
+            # An unannounced operation's vector was not sent: not applicable (CONF-NA-1).
+            else Result(v, Verdict.NOT_APPLICABLE, message="operation not announced in start")
+            for v in vectors
+        ]
         if ended == "exited":
             exit_status = exit_status_of(proc)
         elif ended == "stalled":  # It answers nothing more: no polite stop (HARNESS-RUN-3).
@@ -245,22 +261,46 @@ def _start_feeder(stdin: IO[bytes], vectors: Sequence[Vector]) -> threading.Thre
 
 
 def _read_answers(
-    lines: _Lines, vectors: Sequence[Vector], timeout: float
+    lines: _Lines,
+    vectors: Sequence[Vector],
+    timeout: float,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Result], str]:
     """Every vector's result, and ``"exited"`` or ``"stalled"`` when the implementation exited or
     timed out before answering them all (else ``""``)."""
     results: list[Result] = []
     for seq, vector in enumerate(vectors):
+        if progress is not None and seq % 256 == 0:
+            progress(seq, len(vectors))
         try:
-            response = _read_json(lines, timeout, f"case {vector.id}")
+            line = _read_line(lines, timeout, f"case {vector.id}")
         except _LineTooLongError as exc:
             results.append(Result(vector, Verdict.ERROR, message=str(exc)))
             continue
         except _NoAnswerError as exc:
             results.extend(Result(v, Verdict.ERROR, message=str(exc)) for v in vectors[seq:])
             return results, "exited" if exc.exited else "stalled"
+        if line == _expected_line(vector, seq):
+            # The exact text the reference writes for a passing answer: parsing it would give
+            # this seq and an output whose canonical form is the expected one (CONF-PERF-1).
+            results.append(Result(vector, Verdict.PASS, answer=vector.expected))
+            continue
+        try:
+            response = _parse(line, f"case {vector.id}")
+        except ProtocolError as exc:  # Garbage for one case errors that case, not the run.
+            results.append(Result(vector, Verdict.ERROR, message=str(exc)))
+            continue
         results.append(_score(vector, seq, response))
     return results, ""
+
+
+def _expected_line(vector: Vector, seq: int) -> bytes:
+    """``{"output":<expected, canonical>,"seq":N}``: a passing answer as serde_json writes it."""
+    try:
+        output = serde_json.canonical(vector.expected)
+    except serde_json.JsonError:
+        return b""
+    return b'{"output":' + output.encode("utf-8") + b',"seq":' + str(seq).encode() + b"}"
 
 
 def _score(vector: Vector, seq: int, response: JSON) -> Result:
@@ -291,12 +331,20 @@ def _score(vector: Vector, seq: int, response: JSON) -> Result:
 
 
 def _read_json(lines: _Lines, timeout: float, what: str) -> JSON:
+    return _parse(_read_line(lines, timeout, what), what)
+
+
+def _read_line(lines: _Lines, timeout: float, what: str) -> bytes:
     try:
         line = lines.next(timeout)
     except TimeoutError:
         raise _NoAnswerError(f"timed out after {timeout:g}s waiting for {what}") from None
     if line is None:
         raise _NoAnswerError(f"the implementation exited before answering {what}", exited=True)
+    return line
+
+
+def _parse(line: bytes, what: str) -> JSON:
     try:
         return serde_json.from_str(line)
     except serde_json.JsonError as exc:
@@ -333,6 +381,7 @@ def _stop(proc: subprocess.Popen[bytes], feeder: threading.Thread | None) -> Non
 
 
 def _short(value: object, limit: int = 200) -> str:
+    """``value`` for a one-line protocol error message, cut and made safe to print."""
     if isinstance(value, bytes):
         text = value.decode("utf-8", "replace")
     else:
@@ -342,109 +391,3 @@ def _short(value: object, limit: int = 200) -> str:
             text = repr(value)
     text = text if len(text) <= limit else text[: limit - 3] + "..."
     return clean(text, limit)
-
-
-def _groups(results: Sequence[Result]) -> list[list[Result]]:
-    """The non-passing results, errored ones with the same message grouped (first-seen order)."""
-    groups: list[list[Result]] = []
-    by_message: dict[str, list[Result]] = {}
-    for r in results:
-        if r.verdict is Verdict.PASS:
-            continue
-        if r.verdict is Verdict.ERROR:
-            if r.message in by_message:
-                by_message[r.message].append(r)
-                continue
-            by_message[r.message] = [r]
-            groups.append(by_message[r.message])
-        else:
-            groups.append([r])
-    return groups
-
-
-def render(report: Report, *, vectors_dir: str = "", width: int = 400) -> str:
-    """The human-readable report: a table per semantic, then every non-passing vector (errored
-    vectors sharing a message as one entry), then how the implementation exited."""
-    impl = report.implementation
-    name = (
-        " ".join(clean(str(impl.get(k, "?")), 100) for k in ("name", "version"))
-        + f" ({clean(str(impl.get('language', '?')), 100)})"
-    )
-    out = ["mcp-touchstone conformance report", f"implementation: {name}"]
-    if vectors_dir:
-        out.append(f"vectors: {clean(vectors_dir)}")
-    out.append("")
-    header = f"{'semantic':<12}{'vectors':>9}{'passed':>9}{'failed':>9}{'skipped':>9}{'errored':>9}"
-    out += [header, "-" * len(header)]
-    total = dict.fromkeys(Verdict, 0)
-    for semantic, row in report.counts().items():
-        n = sum(row.values())
-        out.append(
-            f"{semantic:<12}{n:>9}{row[Verdict.PASS]:>9}{row[Verdict.FAIL]:>9}"
-            f"{row[Verdict.SKIP]:>9}{row[Verdict.ERROR]:>9}"
-        )
-        for k in total:
-            total[k] += row[k]
-    out.append("-" * len(header))
-    out.append(
-        f"{'total':<12}{sum(total.values()):>9}{total[Verdict.PASS]:>9}{total[Verdict.FAIL]:>9}"
-        f"{total[Verdict.SKIP]:>9}{total[Verdict.ERROR]:>9}"
-    )
-    out.append("")
-    out.append(f"conformant: {'yes' if report.conformant else 'no'}")
-    for group in _groups(report.results):
-        r = group[0]
-        out.append("")
-        if len(group) > 1:
-            ids = ", ".join(g.vector.id for g in group[:10])
-            more = f", and {len(group) - 10} more" if len(group) > 10 else ""
-            out.append(f"{r.verdict.value.upper()} {len(group)} vectors: {ids}{more}")
-            out.append(f"  message:  {clean(r.message)}")
-            continue
-        out.append(f"{r.verdict.value.upper()} {r.vector.id}  ({r.vector.operation})")
-        out.append(f"  why:      {clean(r.vector.comment)}")
-        if r.verdict is Verdict.FAIL:
-            out.append(f"  expected: {_short(r.vector.expected, width)}")
-            out.append(f"  actual:   {_short(r.answer, width)}")
-        else:
-            out.append(f"  message:  {clean(r.message)}")
-    if report.exit_status is not None:
-        out.append("")
-        out.append(f"the implementation exited early: {describe_exit(report.exit_status)}")
-    if report.stderr_tail and any(r.verdict is Verdict.ERROR for r in report.results):
-        out.append("")
-        out.append("the end of its stderr:")
-        out += [f"  | {clean(line, 400)}" for line in report.stderr_tail.splitlines()[-20:]]
-    return "\n".join(out)
-
-
-def to_json(report: Report) -> dict[str, JSON]:
-    """The machine-readable report (written by ``touchstone run --report FILE``)."""
-    summary: dict[str, JSON] = {
-        semantic: {v.value: n for v, n in row.items()} for semantic, row in report.counts().items()
-    }
-    results: list[JSON] = []
-    for r in report.results:
-        entry: dict[str, JSON] = {
-            "id": r.vector.id,
-            "semantic": r.vector.semantic,
-            "operation": r.vector.operation,
-            "verdict": r.verdict.value,
-        }
-        if r.verdict is Verdict.FAIL:
-            entry["expected"] = r.vector.expected
-            entry["actual"] = r.answer
-        elif r.verdict is not Verdict.PASS:
-            entry["message"] = r.message
-        results.append(entry)
-    out: dict[str, JSON] = {
-        "implementation": report.implementation,
-        "conformant": report.conformant,
-        "summary": summary,
-        "results": results,
-    }
-    if report.exit_status is not None:
-        out["exit_status"] = report.exit_status
-    if report.stderr_tail:
-        out["stderr_tail"] = report.stderr_tail
-    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from mcp_touchstone import serde_json
@@ -118,8 +119,19 @@ def load_tree(root: Path) -> list[Vector]:
     return vectors
 
 
+def packaged_data_dir() -> Path | None:
+    """The data shipped inside the installed wheel (``mcp_touchstone/_vectors_data``), if any."""
+    data = Path(str(resources.files("mcp_touchstone"))) / "_vectors_data"
+    return data if (data / "vectors").is_dir() else None
+
+
 def default_vectors_dir() -> Path | None:
-    """The vectors shipped with the source tree, found from the package's own location, never
-    from the working directory (which must not silently replace the suite; VEC-RUN-1)."""
-    candidate = Path(__file__).resolve().parents[3] / "conformance" / "vectors"
-    return candidate if candidate.is_dir() else None
+    """The vectors this installation ships (CONF-SHIP-1): the wheel's package data, else (an
+    editable install or a source checkout) the ``conformance/vectors`` tree beside ``src/``.
+    The working directory is never consulted (VEC-RUN-1), so ``touchstone run`` means the
+    same anywhere."""
+    data = packaged_data_dir()
+    if data is not None:
+        return data / "vectors"
+    tree = Path(__file__).resolve().parents[3] / "conformance" / "vectors"
+    return tree if tree.is_dir() else None
