@@ -8,8 +8,9 @@ BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
+STAMP_PROOFS := $(VENV)/.stamp-proofs
 
-.PHONY: demo test slow bench vectors clean
+.PHONY: demo test slow bench vectors proofs proofs-mutants clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,12 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(STAMP_RUN)
 
+# The proof tools (pinned in the [proofs] extra): tests/proofs and the Z3 witness generator
+# import z3, so `make test` installs them too.
+$(STAMP_PROOFS): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,proofs]'
+	@touch $@
+
 $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $@
@@ -32,7 +39,7 @@ demo: $(STAMP_RUN)
 	$(BIN)/touchstone run
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
-test: $(STAMP_DEV)
+test: $(STAMP_PROOFS)
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
 	$(BIN)/mypy src tests
@@ -47,8 +54,17 @@ bench: $(STAMP_BENCH)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 ## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
-vectors: $(STAMP_DEV)
+vectors: $(STAMP_PROOFS)
 	$(BIN)/python -m conformance.vectorgen
+
+## proofs: every named property (CrossHair gate + Z3 models tied to the code); records proofs/manifest.json.
+proofs: $(STAMP_PROOFS)
+	PYTHONHASHSEED=0 $(BIN)/python -m proofs.run --record
+	$(BIN)/pytest -q -m proof
+
+## proofs-mutants: plant each property's bug in a temporary copy of src/ and check it is caught.
+proofs-mutants: $(STAMP_PROOFS)
+	PYTHONHASHSEED=0 $(BIN)/python -m proofs.mutants --record
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

@@ -58,12 +58,13 @@ Z3 = Ops(
 )
 
 
-class Unproved(AssertionError):
+class UnprovedError(AssertionError):
     """A Z3 obligation that is refuted, unknown or timed out (never a pass)."""
 
 
 def prove(name: str, claim: Any, *assumptions: Any, timeout_ms: int = 20_000) -> None:
-    """Check ``assumptions ∧ ¬claim`` is UNSAT; raise :class:`Unproved` otherwise (unknown too)."""
+    """Check ``assumptions ∧ ¬claim`` is UNSAT; raise :class:`UnprovedError`
+    otherwise (an unknown too)."""
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.set("random_seed", 0)
@@ -72,8 +73,8 @@ def prove(name: str, claim: Any, *assumptions: Any, timeout_ms: int = 20_000) ->
     if result == z3.unsat:
         return
     if result == z3.sat:
-        raise Unproved(f"{name}: refuted, counterexample {solver.model()}")
-    raise Unproved(f"{name}: {result} ({solver.reason_unknown()})")
+        raise UnprovedError(f"{name}: refuted, counterexample {solver.model()}")
+    raise UnprovedError(f"{name}: {result} ({solver.reason_unknown()})")
 
 
 def ground(term: Any) -> bool:
@@ -83,4 +84,4 @@ def ground(term: Any) -> bool:
         return True
     if z3.is_false(value):
         return False
-    raise Unproved(f"term did not simplify to a literal: {value}")
+    raise UnprovedError(f"term did not simplify to a literal: {value}")

@@ -69,7 +69,7 @@ def _tokens() -> tuple[str, ...]:
 
 def prop_tamper() -> None:
     """PROOF-MRTR-TAMPER."""
-    enc, dec_ok, dec, axioms = codec.ideal_aead()
+    enc, dec_ok, _dec, axioms = codec.ideal_aead()
     b64 = z3.Function("b64decode", z3.StringSort(), z3.StringSort())
     x, y = z3.Strings("x y")
     injective = z3.ForAll([x, y], z3.Implies(b64(x) == b64(y), x == y))
@@ -83,7 +83,9 @@ def prop_tamper() -> None:
         b64(c) == sealed,
         z3.Or(h2 != h, n2 != n, c2 != c),
         # Ideal AEAD: the sealed triple is the only ciphertext under k that opens.
-        z3.ForAll([x, y, m], z3.Implies(dec_ok(k, x, y, m), z3.And(x == b64(n), y == h, m == sealed))),
+        z3.ForAll(
+            [x, y, m], z3.Implies(dec_ok(k, x, y, m), z3.And(x == b64(n), y == h, m == sealed))
+        ),
     )
     failures = []
     alphabet = [chr(i) for i in range(128)] + ["é", "\u2028"]
@@ -131,7 +133,7 @@ def _case(stage: str, later: tuple[bool, ...]) -> tuple[str, Keyring, CheckConte
     """Fail ``stage`` and, of the post-open checks after it, those flagged in ``later``."""
     names = [name for name, _, _ in codec.CHECKS]
     at = names.index(stage)
-    fails = {name: flag for name, flag in zip(POST_OPEN, later, strict=True)}
+    fails = dict(zip(POST_OPEN, later, strict=True))
     for name in POST_OPEN:
         if names.index(name) < at:
             fails[name] = False
@@ -164,8 +166,10 @@ def prop_check_order() -> None:
     for i, (stage, code, message) in enumerate(codec.CHECKS):
         for later in itertools.product((False, True), repeat=len(POST_OPEN)):
             token, ring, check = _case(stage, later)
-            flags = [j == i or (name in POST_OPEN and j > i and later[POST_OPEN.index(name)])
-                     for j, (name, _, _) in enumerate(codec.CHECKS)]
+            flags = [
+                j == i or (name in POST_OPEN and j > i and later[POST_OPEN.index(name)])
+                for j, (name, _, _) in enumerate(codec.CHECKS)
+            ]
             want = codec.first_failure(flags, PY)
             if want != i:
                 failures.append(f"model answers {want} for a stage-{i} case")

@@ -35,9 +35,7 @@ def _fail(failures: list[str]) -> None:
 
 
 def _words(alphabet: str, max_len: int) -> list[str]:
-    return [
-        "".join(w) for n in range(max_len + 1) for w in itertools.product(alphabet, repeat=n)
-    ]
+    return ["".join(w) for n in range(max_len + 1) for w in itertools.product(alphabet, repeat=n)]
 
 
 PATH_SEGMENTS = ("", ".", "..", "a", "ab", "a\\b")
@@ -132,7 +130,9 @@ def prop_path_dotdot() -> None:
         "escape under nothing",
         z3.Implies(
             z3.Not(escaped.ok),
-            z3.And(z3.Not(paths.under(escaped, other, Z3)), z3.Not(paths.under(other, escaped, Z3))),
+            z3.And(
+                z3.Not(paths.under(escaped, other, Z3)), z3.Not(paths.under(other, escaped, Z3))
+            ),
         ),
         _domain(q),
         _domain(p),
@@ -248,10 +248,7 @@ def _key_vars(name: str) -> tuple[z3.ArithRef, ...]:
 
 def _key_domain(*keys: tuple[z3.ArithRef, ...]) -> z3.BoolRef:
     return z3.And(
-        *[
-            z3.And(k[0] >= 0, k[0] <= 1, k[1] >= 0, k[1] <= 1, k[2] >= 0, k[3] >= 0)
-            for k in keys
-        ]
+        *[z3.And(k[0] >= 0, k[0] <= 1, k[1] >= 0, k[1] <= 1, k[2] >= 0, k[3] >= 0) for k in keys]
     )
 
 

@@ -111,7 +111,11 @@ def record_catches(catches: dict[str, list[str]], total: float) -> None:
             by_prop[prop_id].append(mutant_id)
     for prop_id, mutants in by_prop.items():
         data["properties"][prop_id]["caught"] = sorted(mutants)
-    data["last_mutants_run"] = {"total_seconds": round(total, 1), "at": _now(), "machine": _machine()}
+    data["last_mutants_run"] = {
+        "total_seconds": round(total, 1),
+        "at": _now(),
+        "machine": _machine(),
+    }
     save(data)
 
 

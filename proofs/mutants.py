@@ -29,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def probes(mutant: Mutant, owner: Prop) -> list[str]:
     """The properties run against ``mutant``: its owner and all that target its function."""
-    ids = [p.id for p in PROPERTIES if mutant.function in p.targets or p is owner]
-    return ids
+    return [p.id for p in PROPERTIES if mutant.function in p.targets or p is owner]
 
 
 def plant(mutant: Mutant, into: Path) -> Path:
@@ -40,7 +39,9 @@ def plant(mutant: Mutant, into: Path) -> Path:
     path = src / "mcp_touchstone" / mutant.file
     text = path.read_text(encoding="utf-8")
     if text.count(mutant.old) != 1:
-        raise RuntimeError(f"{mutant.id}: the text to replace occurs {text.count(mutant.old)} times")
+        raise RuntimeError(
+            f"{mutant.id}: the text to replace occurs {text.count(mutant.old)} times"
+        )
     path.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
     return src
 
@@ -53,9 +54,20 @@ def run_mutant(owner: Prop) -> tuple[str, list[str], dict[str, str], float]:
         src = plant(mutant, Path(tmp))
         out = Path(tmp) / "results.json"
         env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{ROOT}", PYTHONDONTWRITEBYTECODE="1")
-        cmd = [sys.executable, "-m", "proofs.run", "--jobs", "1", "--json", str(out),
-               "--only", ",".join(probes(mutant, owner))]
-        subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+        cmd = [
+            sys.executable,
+            "-m",
+            "proofs.run",
+            "--jobs",
+            "1",
+            "--json",
+            str(out),
+            "--only",
+            ",".join(probes(mutant, owner)),
+        ]
+        subprocess.run(
+            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
+        )
         results = json.loads(out.read_text())["results"] if out.exists() else {}
     verdicts = {pid: str(r["verdict"]) for pid, r in results.items()}
     caught = sorted(pid for pid, v in verdicts.items() if v == "refuted")
@@ -76,12 +88,17 @@ def main(argv: list[str]) -> int:
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for mutant_id, caught, verdicts, seconds in pool.map(run_mutant, owners):
             catches[mutant_id] = caught
-            print(f"{mutant_id}: caught by {', '.join(caught) or 'NOTHING'} ({seconds:.1f}s) "
-                  f"{verdicts}", flush=True)
+            print(
+                f"{mutant_id}: caught by {', '.join(caught) or 'NOTHING'} ({seconds:.1f}s) "
+                f"{verdicts}",
+                flush=True,
+            )
     total = time.perf_counter() - start
     missed = [p.id for p in owners if p.id not in catches.get(p.mutant.id, [])]
-    print(f"mutants: {len(owners) - len(missed)} of {len(owners)} caught by their property "
-          f"in {total:.1f}s" + (f"; NOT caught: {', '.join(missed)}" if missed else ""))
+    print(
+        f"mutants: {len(owners) - len(missed)} of {len(owners)} caught by their property "
+        f"in {total:.1f}s" + (f"; NOT caught: {', '.join(missed)}" if missed else "")
+    )
     if args.record:
         from proofs import manifest
 

@@ -1,3 +1,5 @@
+# ruff: noqa: E501 - a data table: statements and the exact source texts of the planted bugs
+# read best unwrapped (a mutant's ``old`` must match the source byte for byte).
 """The named properties: what each one states, which rules it proves, how it is checked,
 within what bound, which vectors witness it, and the planted bug it must catch.
 
@@ -60,7 +62,11 @@ CH_SCOPE, CH_VIS, CH_MRTR = (
     "crosshair:proofs.contracts.visibility.",
     "crosshair:proofs.contracts.mrtr.",
 )
-Z_SCOPE, Z_VIS, Z_MRTR = "z3:proofs.checks_scope:", "z3:proofs.checks_visibility:", "z3:proofs.checks_mrtr:"
+Z_SCOPE, Z_VIS, Z_MRTR = (
+    "z3:proofs.checks_scope:",
+    "z3:proofs.checks_visibility:",
+    "z3:proofs.checks_mrtr:",
+)
 PATH_BOUND = (
     "Z3: every raw path of 4 segment codes over '', '.', '..' and 8 names, either "
     "absoluteness; tie: every candidate of <= 3 and prefix of <= 2 segments from "
@@ -200,7 +206,8 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-LEN-1",),
         "crosshair",
         (SA + "ArgumentFacts.max_length",),
-        STR + " of <= 4 characters (any code point but surrogates); limit = size - 1, size, size + 1",
+        STR
+        + " of <= 4 characters (any code point but surrogates); limit = size - 1, size, size + 1",
         CH_SCOPE + "max_length_inclusive",
         ("scope-len-len-*",),
         Mutant(
@@ -278,7 +285,7 @@ PROPERTIES: tuple[Prop, ...] = (
         (SA + "ArgumentFacts.memory_store_allowlist",),
         "CrossHair over every value of the bounded alias (no counterexample within the budget)",
         CH_SCOPE + "store_strict",
-        ("scope-allow-store-*",),
+        ("scope-allow-mem-*", "scope-allow-upstream-mem-*"),
         Mutant(
             "scope-store-null-as-absent",
             "scope/_arguments.py",
@@ -451,7 +458,8 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-DOM-5",),
         "z3",
         (SA + "wildcard_matches",),
-        "Z3: every star-free pattern of <= 3 characters over 'a . ?', all candidate strings; " + GLOB_TIE,
+        "Z3: every star-free pattern of <= 3 characters over 'a . ?', all candidate strings; "
+        + GLOB_TIE,
         Z_SCOPE + "prop_glob_literal",
         ("scope-z3-glob-literal-*",),
         Mutant(
@@ -470,7 +478,11 @@ PROPERTIES: tuple[Prop, ...] = (
         "vacuously true).",
         ("SCOPE-PATH-5", "SCOPE-DOM-3", "SCOPE-DOM-4"),
         "z3",
-        (SA + "ArgumentFacts.path_prefix", SA + "ArgumentFacts.domain_glob", SA + "ArgumentFacts.domain_exact"),
+        (
+            SA + "ArgumentFacts.path_prefix",
+            SA + "ArgumentFacts.domain_glob",
+            SA + "ArgumentFacts.domain_exact",
+        ),
         "Z3: quantified form equals the unrolled one for n = 0..8, empty never passes, for all n; "
         "tie: every candidate list of <= 3 from 5 paths and from 4 domains (312 lists) and 5 "
         "candidate-free arguments",
@@ -491,7 +503,11 @@ PROPERTIES: tuple[Prop, ...] = (
         "candidate among good ones rejects.",
         ("SCOPE-PATH-5", "SCOPE-DOM-3", "SCOPE-DOM-4"),
         "z3",
-        (SA + "ArgumentFacts.path_prefix", SA + "ArgumentFacts.domain_glob", SA + "ArgumentFacts.domain_exact"),
+        (
+            SA + "ArgumentFacts.path_prefix",
+            SA + "ArgumentFacts.domain_glob",
+            SA + "ArgumentFacts.domain_exact",
+        ),
         "Z3: one failing index rejects, for all n; tie as in PROOF-SCOPE-ALL-NONEMPTY",
         Z_SCOPE + "prop_all_every",
         ("scope-z3-all-mixed-*",),
@@ -592,7 +608,10 @@ PROPERTIES: tuple[Prop, ...] = (
         "between L and R.",
         ("VIS-TPL-1",),
         "z3",
-        (M + "visibility._template.uri_template_matches", M + "visibility._template.match_uri_template"),
+        (
+            M + "visibility._template.uri_template_matches",
+            M + "visibility._template.match_uri_template",
+        ),
         "Z3: every L, R of <= 2 characters over 'a /', all URI strings; tie: 147 templates (one or "
         "two variables, {v} and {+v}) against every URI of <= 4 characters over 'a / newline' "
         "(121 URIs)",
@@ -680,8 +699,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "mrtr-size-after-open",
             "mrtr/_state.py",
-            "    if size > check.max_state_bytes:\n        raise _invalid(\"requestState exceeds the configured maximum size\")\n    payload = open_state(token, keyring)\n",
-            "    payload = open_state(token, keyring)\n    if size > check.max_state_bytes:\n        raise _invalid(\"requestState exceeds the configured maximum size\")\n",
+            '    if size > check.max_state_bytes:\n        raise _invalid("requestState exceeds the configured maximum size")\n    payload = open_state(token, keyring)\n',
+            '    payload = open_state(token, keyring)\n    if size > check.max_state_bytes:\n        raise _invalid("requestState exceeds the configured maximum size")\n',
             M + "mrtr._state.verify",
             "the size cap is checked after decoding",
         ),
@@ -690,7 +709,14 @@ PROPERTIES: tuple[Prop, ...] = (
         "PROOF-MRTR-ORDER",
         "Each of the 13 server checks fires only when every earlier one passed: the error is the "
         "first failing check's, whichever later checks also fail.",
-        ("MRTR-OPEN-1", "MRTR-OPEN-9", "MRTR-OPEN-10", "MRTR-OPEN-11", "MRTR-OPEN-12", "MRTR-OPEN-13"),
+        (
+            "MRTR-OPEN-1",
+            "MRTR-OPEN-9",
+            "MRTR-OPEN-10",
+            "MRTR-OPEN-11",
+            "MRTR-OPEN-12",
+            "MRTR-OPEN-13",
+        ),
         "z3",
         (M + "mrtr._state.verify", M + "mrtr._state.open_state"),
         "Z3: all 2^13 failure combinations; tie: each check failed with each of the 16 "
@@ -700,8 +726,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "mrtr-principal-before-binding",
             "mrtr/_state.py",
-            "    if payload.req != request_binding(check.method, check.params):\n        raise _invalid(\"requestState does not match this request\")\n    if payload.principal != check.principal:\n        raise _invalid(\"requestState principal mismatch\")\n",
-            "    if payload.principal != check.principal:\n        raise _invalid(\"requestState principal mismatch\")\n    if payload.req != request_binding(check.method, check.params):\n        raise _invalid(\"requestState does not match this request\")\n",
+            '    if payload.req != request_binding(check.method, check.params):\n        raise _invalid("requestState does not match this request")\n    if payload.principal != check.principal:\n        raise _invalid("requestState principal mismatch")\n',
+            '    if payload.principal != check.principal:\n        raise _invalid("requestState principal mismatch")\n    if payload.req != request_binding(check.method, check.params):\n        raise _invalid("requestState does not match this request")\n',
             M + "mrtr._state.verify",
             "the principal is checked before the binding",
         ),

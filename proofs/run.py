@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from proofs import gate
-from proofs._ops import Unproved
-from proofs.properties import PROPERTIES, Prop
+from proofs._ops import UnprovedError
+from proofs.properties import PROPERTIES, Budget, Prop
 
 
 def _z3(prop: Prop) -> dict[str, object]:
@@ -27,16 +27,28 @@ def _z3(prop: Prop) -> dict[str, object]:
     try:
         getattr(importlib.import_module(module), function)()
     except AssertionError as exc:
-        # Unproved (refuted / unknown obligation) and tie or vector mismatches are both here.
-        unknown = isinstance(exc, Unproved) and ": refuted," not in str(exc)
+        # UnprovedError (refuted / unknown obligation) and tie or vector mismatches are both here.
+        unknown = isinstance(exc, UnprovedError) and ": refuted," not in str(exc)
         verdict = "unknown" if unknown else "refuted"
-        return {"verdict": verdict, "ok": False, "seconds": time.perf_counter() - start,
-                "detail": str(exc)[:400]}
-    except Exception as exc:  # noqa: BLE001 - a crash of a check is a failure, never a pass
-        return {"verdict": "crash", "ok": False, "seconds": time.perf_counter() - start,
-                "detail": repr(exc)[:400]}
-    return {"verdict": "proved", "ok": True, "seconds": time.perf_counter() - start,
-            "detail": "Z3 obligations unsat; tie and vectors agree"}
+        return {
+            "verdict": verdict,
+            "ok": False,
+            "seconds": time.perf_counter() - start,
+            "detail": str(exc)[:400],
+        }
+    except Exception as exc:
+        return {
+            "verdict": "crash",
+            "ok": False,
+            "seconds": time.perf_counter() - start,
+            "detail": repr(exc)[:400],
+        }
+    return {
+        "verdict": "proved",
+        "ok": True,
+        "seconds": time.perf_counter() - start,
+        "detail": "Z3 obligations unsat; tie and vectors agree",
+    }
 
 
 def _crosshair(prop: Prop) -> dict[str, object]:
@@ -52,8 +64,11 @@ def run(props: list[Prop], jobs: int) -> dict[str, dict[str, object]]:
     def note(prop: Prop, result: dict[str, object]) -> None:
         results[prop.id] = result
         mark = "PASS" if result["ok"] else "FAIL"
-        print(f"{mark} {result['seconds']:6.1f}s {prop.id} [{prop.tool}] {result['verdict']}: "
-              f"{result['detail']}", flush=True)
+        print(
+            f"{mark} {result['seconds']:6.1f}s {prop.id} [{prop.tool}] {result['verdict']}: "
+            f"{result['detail']}",
+            flush=True,
+        )
 
     with cf.ThreadPoolExecutor(max(1, jobs)) as pool:
         futures = {pool.submit(_crosshair, p): p for p in props if p.tool == "crosshair"}
@@ -63,6 +78,28 @@ def run(props: list[Prop], jobs: int) -> dict[str, dict[str, object]]:
         for future in cf.as_completed(futures):
             note(futures[future], future.result())
     return results
+
+
+CANARIES = (
+    "proofs.contracts.canary.canary_prefix_is_string_prefix",
+    "proofs.contracts.canary.canary_star_needs_a_character",
+)
+
+
+def check_canaries() -> list[str]:
+    """Run the gate on the canaries; the ones it fails to refute (a broken gate)."""
+    broken = []
+    for target in CANARIES:
+        out = gate.check(target, "clean", Budget())
+        ok = out.verdict == "refuted"
+        print(
+            f"{'PASS' if ok else 'FAIL'} {out.seconds:6.1f}s canary {target}: must be refuted, "
+            f"gate says {out.verdict}: {out.detail}",
+            flush=True,
+        )
+        if not ok:
+            broken.append(target)
+    return broken
 
 
 def main(argv: list[str]) -> int:
@@ -81,10 +118,13 @@ def main(argv: list[str]) -> int:
     props = [p for p in PROPERTIES if not wanted or p.id in wanted]
     start = time.perf_counter()
     results = run(props, args.jobs)
+    canaries = [] if wanted else check_canaries()
     total = time.perf_counter() - start
-    failed = sorted(i for i, r in results.items() if not r["ok"])
-    print(f"proofs: {len(results) - len(failed)} passed, {len(failed)} failed in {total:.1f}s"
-          + (f" (failed: {', '.join(failed)})" if failed else ""))
+    failed = sorted(i for i, r in results.items() if not r["ok"]) + canaries
+    print(
+        f"proofs: {len(results) - len(failed)} passed, {len(failed)} failed in {total:.1f}s"
+        + (f" (failed: {', '.join(failed)})" if failed else "")
+    )
     if args.json:
         args.json.write_text(json.dumps({"total_seconds": total, "results": results}, indent=2))
     if args.record:

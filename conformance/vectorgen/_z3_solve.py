@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import z3
-
 from proofs._ops import PY, Z3
 from proofs.models import allmatch, glob, paths, ranking, template
 
@@ -43,15 +42,25 @@ def _models(constraints: list[Any], terms: list[Any], limit: int) -> Iterator[li
 
 
 def _grant(constraint: dict[str, Any]) -> dict[str, Any]:
-    return {"server_id": "files", "tool_name": "read", "operations": ["invoke"],
-            "constraints": [constraint]}
+    return {
+        "server_id": "files",
+        "tool_name": "read",
+        "operations": ["invoke"],
+        "constraints": [constraint],
+    }
 
 
 def _scope_case(constraint: dict[str, Any], arguments: Any, holds: bool) -> dict[str, Any]:
     matches = [{"index": 0, "specificity": [1, 1, 1]}] if holds else []
-    return {"input": {"scope": {"grants": [_grant(constraint)]}, "tool_name": "read",
-                      "server_id": "files", "arguments": arguments},
-            "expected": {"matches": matches}}
+    return {
+        "input": {
+            "scope": {"grants": [_grant(constraint)]},
+            "tool_name": "read",
+            "server_id": "files",
+            "arguments": arguments,
+        },
+        "expected": {"matches": matches},
+    }
 
 
 # ----------------------------------------------------------------------------- paths
@@ -74,14 +83,25 @@ def path_cases() -> list[tuple[str, str, str, bool]]:
     pa, qa = z3.Bool("pa"), z3.Bool("qa")
     pn, qn = paths.normalize(pa, p, cap, Z3), paths.normalize(qa, q, cap, Z3)
     under = paths.under(qn, pn, Z3)
-    last_differs = z3.And(*[z3.Implies(pn.depth == j + 1, pn.stack[j] != qn.stack[j])
-                            for j in range(cap)])
-    same_before = z3.And(*[z3.Implies(j < pn.depth - 1, pn.stack[j] == qn.stack[j])
-                           for j in range(cap)])
+    last_differs = z3.And(
+        *[z3.Implies(pn.depth == j + 1, pn.stack[j] != qn.stack[j]) for j in range(cap)]
+    )
+    same_before = z3.And(
+        *[z3.Implies(j < pn.depth - 1, pn.stack[j] == qn.stack[j]) for j in range(cap)]
+    )
     families = {
         "descendant": [under, qn.depth > pn.depth, pn.depth > 0, pa],
-        "sibling": [z3.Not(under), pn.ok, qn.ok, qn.depth == pn.depth, pn.depth > 0,
-                    same_before, last_differs, pa, qa],
+        "sibling": [
+            z3.Not(under),
+            pn.ok,
+            qn.ok,
+            qn.depth == pn.depth,
+            pn.depth > 0,
+            same_before,
+            last_differs,
+            pa,
+            qa,
+        ],
         "dotdot": [z3.Not(qn.ok), pn.ok, pn.depth > 0, qa, pa, q[0] == p[0]],
     }
     out = []
@@ -95,10 +115,16 @@ def path_cases() -> list[tuple[str, str, str, bool]]:
     # String level (below the segment abstraction): the prefix plus more name characters.
     pre, extra = z3.Strings("pre extra")
     alpha = z3.Star(z3.Union(z3.Range("a", "c"), z3.Re("/")))
-    cond = [z3.InRe(pre, alpha), z3.InRe(extra, z3.Plus(z3.Range("a", "c"))),
-            z3.PrefixOf(z3.StringVal("/"), pre), z3.Length(pre) >= 2, z3.Length(pre) <= 6,
-            z3.Not(z3.Contains(pre, z3.StringVal("//"))),
-            z3.Not(z3.SuffixOf(z3.StringVal("/"), pre)), z3.Length(extra) <= 2]
+    cond = [
+        z3.InRe(pre, alpha),
+        z3.InRe(extra, z3.Plus(z3.Range("a", "c"))),
+        z3.PrefixOf(z3.StringVal("/"), pre),
+        z3.Length(pre) >= 2,
+        z3.Length(pre) <= 6,
+        z3.Not(z3.Contains(pre, z3.StringVal("//"))),
+        z3.Not(z3.SuffixOf(z3.StringVal("/"), pre)),
+        z3.Length(extra) <= 2,
+    ]
     for pv, ev in _models(cond, [pre, extra], 4):
         prefix = pv.as_string()
         cand = prefix + ev.as_string()
@@ -149,8 +175,13 @@ def rank_cases() -> list[list[tuple[int, int, int]]]:
     dom = [z3.And(k[0] >= 0, k[0] <= 1, k[1] >= 0, k[1] <= 1, k[2] >= 0, k[2] <= 2) for k in keys]
     full = [(*k, z3.IntVal(i)) for i, k in enumerate(keys)]
     reorders = z3.Or(ranking.precedes(full[2], full[0], Z3), ranking.precedes(full[1], full[0], Z3))
-    tie = z3.Or(*[z3.And(*[a == b for a, b in zip(keys[i], keys[j], strict=True)])
-                  for i in range(3) for j in range(i + 1, 3)])
+    tie = z3.Or(
+        *[
+            z3.And(*[a == b for a, b in zip(keys[i], keys[j], strict=True)])
+            for i in range(3)
+            for j in range(i + 1, 3)
+        ]
+    )
     terms = [x for k in keys for x in k]
     out = []
     for values in _models([*dom, reorders, tie], terms, 4):
@@ -196,8 +227,13 @@ def template_cases() -> list[tuple[str, str, str, bool]]:
     for tpl in ("a{v}", "{v}b", "a{+v}b"):
         r = template.z3_regex(tpl)
         u = z3.String("u")
-        longer = z3.Union(z3.Concat(z3.Plus(z3.Range("a", "b")), r), z3.Concat(r, z3.Plus(z3.Range("a", "b"))))
-        cond = [z3.InRe(u, z3.Intersect(longer, z3.Complement(r), URI)), z3.Length(u) <= len(tpl) + 2]
+        longer = z3.Union(
+            z3.Concat(z3.Plus(z3.Range("a", "b")), r), z3.Concat(r, z3.Plus(z3.Range("a", "b")))
+        )
+        cond = [
+            z3.InRe(u, z3.Intersect(longer, z3.Complement(r), URI)),
+            z3.Length(u) <= len(tpl) + 2,
+        ]
         for (value,) in _models(cond, [u], 2):
             uri = value.as_string()
             out.append(("anchored", tpl, uri, bool(template.model_matches(tpl, uri))))

@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from proofs.models import allmatch, ranking
 from proofs._ops import PY
+from proofs.models import allmatch, ranking
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = [
@@ -37,24 +37,46 @@ SOURCE = {
 def _solved() -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, "-m", "conformance.vectorgen._z3_solve"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data: dict[str, Any] = json.loads(proc.stdout)
     return data
 
 
-def _vector(vid: str, comment: str, rules: list[str], flag: str, case: dict[str, Any]) -> dict[str, Any]:
-    return {"id": vid, "comment": comment, "rules": rules, "flags": [flag], "origin": "z3-model",
-            "input": case["input"], "expected": case["expected"]}
+def _vector(
+    vid: str, comment: str, rules: list[str], flag: str, case: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "id": vid,
+        "comment": comment,
+        "rules": rules,
+        "flags": [flag],
+        "origin": "z3-model",
+        "input": case["input"],
+        "expected": case["expected"],
+    }
 
 
 def _scope_case(constraint: dict[str, Any], arguments: Any, holds: bool) -> dict[str, Any]:
-    grant = {"server_id": "files", "tool_name": "read", "operations": ["invoke"],
-             "constraints": [constraint]}
+    grant = {
+        "server_id": "files",
+        "tool_name": "read",
+        "operations": ["invoke"],
+        "constraints": [constraint],
+    }
     matches = [{"index": 0, "specificity": [1, 1, 1]}] if holds else []
-    return {"input": {"scope": {"grants": [grant]}, "tool_name": "read", "server_id": "files",
-                      "arguments": arguments},
-            "expected": {"matches": matches}}
+    return {
+        "input": {
+            "scope": {"grants": [grant]},
+            "tool_name": "read",
+            "server_id": "files",
+            "arguments": arguments,
+        },
+        "expected": {"matches": matches},
+    }
 
 
 PATH_RULES = {
@@ -87,39 +109,86 @@ def scope_file() -> dict[str, Any]:
     for family, prefix, cand, holds in solved["paths"]:
         case = _scope_case({"type": "path_prefix", "value": prefix}, {"path": cand}, holds)
         verdict = "under" if holds else "not under"
-        tests.append(_vector(f"scope-z3-path-{family}", f"{cand!r} is {verdict} {prefix!r}.",
-                             PATH_RULES[family], "model", case))
+        tests.append(
+            _vector(
+                f"scope-z3-path-{family}",
+                f"{cand!r} is {verdict} {prefix!r}.",
+                PATH_RULES[family],
+                "model",
+                case,
+            )
+        )
     for family, pattern, text, holds in solved["globs"]:
         case = _scope_case({"type": "domain_glob", "value": pattern}, {"host": text}, holds)
         verdict = "matches" if holds else "does not match"
-        tests.append(_vector(f"scope-z3-{family}", f"{pattern!r} {verdict} {text!r}.",
-                             GLOB_RULES[family], "model", case))
+        tests.append(
+            _vector(
+                f"scope-z3-{family}",
+                f"{pattern!r} {verdict} {text!r}.",
+                GLOB_RULES[family],
+                "model",
+                case,
+            )
+        )
     for specs in solved["ranks"]:
-        grants = [{"server_id": "files" if s else "*", "tool_name": "read" if t else "*",
-                   "operations": ["invoke"], "constraints": [{"type": "max_length", "value": 100}] * c}
-                  for s, t, c in specs]
+        grants = [
+            {
+                "server_id": "files" if s else "*",
+                "tool_name": "read" if t else "*",
+                "operations": ["invoke"],
+                "constraints": [{"type": "max_length", "value": 100}] * c,
+            }
+            for s, t, c in specs
+        ]
         order = ranking.model_order([(s, t, c, i) for i, (s, t, c) in enumerate(specs)])
         matches = [{"index": k[3], "specificity": [k[0], k[1], k[2]]} for k in order]
-        case = {"input": {"scope": {"grants": grants}, "tool_name": "read", "server_id": "files",
-                          "arguments": {"v": "x"}},
-                "expected": {"matches": matches}}
-        tests.append(_vector("scope-z3-rank", "Ranked as the lexicographic model orders them.",
-                             ["SCOPE-RANK-1", "SCOPE-RANK-2"], "model", case))
-    good = {"path_prefix": ("/a", ["/a/x", "/a/y/z", "/a"]),
-            "domain_glob": ("*.a.b", ["x.a.b", "y.a.b", "z.y.a.b"]),
-            "domain_exact": ("a.b", ["a.b", "https://a.b/x", "A.B"])}
+        case = {
+            "input": {
+                "scope": {"grants": grants},
+                "tool_name": "read",
+                "server_id": "files",
+                "arguments": {"v": "x"},
+            },
+            "expected": {"matches": matches},
+        }
+        tests.append(
+            _vector(
+                "scope-z3-rank",
+                "Ranked as the lexicographic model orders them.",
+                ["SCOPE-RANK-1", "SCOPE-RANK-2"],
+                "model",
+                case,
+            )
+        )
+    good = {
+        "path_prefix": ("/a", ["/a/x", "/a/y/z", "/a"]),
+        "domain_glob": ("*.a.b", ["x.a.b", "y.a.b", "z.y.a.b"]),
+        "domain_exact": ("a.b", ["a.b", "https://a.b/x", "A.B"]),
+    }
     bad = {"path_prefix": "/ab/x", "domain_glob": "a.b", "domain_exact": "b.a"}
     for family, verdicts in solved["all"]:
         for kind, (value, goods) in good.items():
-            leaves = [goods[i] if v else bad[kind] + ("" if kind != "path_prefix" else str(i))
-                      for i, v in enumerate(verdicts)]
+            leaves = [
+                goods[i] if v else bad[kind] + ("" if kind != "path_prefix" else str(i))
+                for i, v in enumerate(verdicts)
+            ]
             holds = bool(allmatch.fail_closed(verdicts, PY))
             key = "paths" if kind == "path_prefix" else "urls"
             case = _scope_case({"type": kind, "value": value}, {key: leaves}, holds)
-            rule = {"path_prefix": "SCOPE-PATH-5", "domain_glob": "SCOPE-DOM-4",
-                    "domain_exact": "SCOPE-DOM-3"}[kind]
-            tests.append(_vector(f"scope-z3-{family}", f"{kind} over {len(leaves)} candidate(s), "
-                                 f"verdicts {verdicts}: fails closed.", [rule], "model", case))
+            rule = {
+                "path_prefix": "SCOPE-PATH-5",
+                "domain_glob": "SCOPE-DOM-4",
+                "domain_exact": "SCOPE-DOM-3",
+            }[kind]
+            tests.append(
+                _vector(
+                    f"scope-z3-{family}",
+                    f"{kind} over {len(leaves)} candidate(s), verdicts {verdicts}: fails closed.",
+                    [rule],
+                    "model",
+                    case,
+                )
+            )
     return {
         "schema": "touchstone-vectors/1",
         "semantic": "scope",
@@ -127,9 +196,14 @@ def scope_file() -> dict[str, Any]:
         "title": "Z3 witnesses of the path, glob, ranking and all-candidates models",
         "header": HEADER,
         "source": SOURCE,
-        "notes": {"model": {"bugType": "ORACLE", "description": "An input Z3 found for one "
-                            "semantic case of a proof model, with the model's verdict; it "
-                            "catches an implementation that disagrees with the proved model."}},
+        "notes": {
+            "model": {
+                "bugType": "ORACLE",
+                "description": "An input Z3 found for one "
+                "semantic case of a proof model, with the model's verdict; it "
+                "catches an implementation that disagrees with the proved model.",
+            }
+        },
         "tests": _numbered(tests),
     }
 
@@ -140,9 +214,15 @@ def visibility_file() -> dict[str, Any]:
     for family, tpl, uri, holds in _solved()["templates"]:
         rules = ["VIS-TPL-1"] if family == "segment" else ["VIS-TPL-3"]
         verdict = "matches" if holds else "does not match"
-        tests.append(_vector(f"vis-tpl-z3-{family}", f"{tpl!r} {verdict} {uri!r}.", rules,
-                             "model", {"input": {"template": tpl, "uri": uri},
-                                       "expected": {"match": holds}}))
+        tests.append(
+            _vector(
+                f"vis-tpl-z3-{family}",
+                f"{tpl!r} {verdict} {uri!r}.",
+                rules,
+                "model",
+                {"input": {"template": tpl, "uri": uri}, "expected": {"match": holds}},
+            )
+        )
     return {
         "schema": "touchstone-vectors/1",
         "semantic": "visibility",
@@ -150,12 +230,20 @@ def visibility_file() -> dict[str, Any]:
         "title": "Z3 witnesses of the URI-template model",
         "header": HEADER,
         "source": SOURCE,
-        "notes": {"model": {"bugType": "ORACLE", "description": "A URI Z3 found inside, or just "
-                            "outside, a template's language, with the model's verdict."}},
+        "notes": {
+            "model": {
+                "bugType": "ORACLE",
+                "description": "A URI Z3 found inside, or just "
+                "outside, a template's language, with the model's verdict.",
+            }
+        },
         "tests": _numbered(tests),
     }
 
 
 def files() -> dict[str, dict[str, Any]]:
     """The two witness files."""
-    return {"scope/z3_witnesses.json": scope_file(), "visibility/z3_witnesses.json": visibility_file()}
+    return {
+        "scope/z3_witnesses.json": scope_file(),
+        "visibility/z3_witnesses.json": visibility_file(),
+    }

@@ -1,3 +1,4 @@
+# ruff: noqa: PLR0917 - CrossHair builds every symbolic input as a positional argument.
 """CrossHair contracts on the MRTR core (PEP 316 ``pre:``/``post:`` docstrings)."""
 
 from __future__ import annotations
@@ -19,14 +20,21 @@ from mcp_touchstone.mrtr import (
 SIZE_MESSAGE = "requestState exceeds the configured maximum size"
 
 
-def _caps(declared: bool, form: bool, url: bool, sampling: bool, roots: bool) -> ClientMrtrCapabilities:
+def _caps(
+    declared: bool, form: bool, url: bool, sampling: bool, roots: bool
+) -> ClientMrtrCapabilities:
     modes = ElicitationModes(form, url) if declared else None
     return ClientMrtrCapabilities(modes, sampling, roots)
 
 
 def _allows_spec(
-    declared: bool, form: bool, url: bool, sampling: bool, roots: bool,
-    kind: InputKind, mode: ElicitationMode | None,
+    declared: bool,
+    form: bool,
+    url: bool,
+    sampling: bool,
+    roots: bool,
+    kind: InputKind,
+    mode: ElicitationMode | None,
 ) -> bool:
     """MRTR-CAP-4..6 restated: an unnamed mode set admits every mode; a named one only its own;
     an elicitation without a mode is a form."""
@@ -37,8 +45,13 @@ def _allows_spec(
 
 
 def allows_iff_declared(
-    declared: bool, form: bool, url: bool, sampling: bool, roots: bool,
-    kind: InputKind, mode: ElicitationMode | None,
+    declared: bool,
+    form: bool,
+    url: bool,
+    sampling: bool,
+    roots: bool,
+    kind: InputKind,
+    mode: ElicitationMode | None,
 ) -> bool:
     """PROOF-MRTR-ALLOWS: ``allows`` holds iff the declared capabilities admit the request.
 
@@ -76,7 +89,9 @@ def size_checked_first(token: str, cap: int) -> str:
     post: __return__ == SIZE_MESSAGE
     """
     try:
-        verify(token, Keyring.single(b"k"), CheckContext("tools/call", None, 0, max_state_bytes=cap))
+        verify(
+            token, Keyring.single(b"k"), CheckContext("tools/call", None, 0, max_state_bytes=cap)
+        )
     except StateError as exc:
         return exc.message
     return "accepted"

@@ -1,9 +1,9 @@
+# ruff: noqa: PLR0917 - CrossHair builds every symbolic input as a positional argument.
 """CrossHair contracts on the Chio scope matcher (PEP 316 ``pre:``/``post:`` docstrings)."""
 
 from __future__ import annotations
 
 from mcp_touchstone.scope import (
-    REFUSED_KINDS,
     ChioScope,
     Constraint,
     ConstraintError,
@@ -14,8 +14,6 @@ from mcp_touchstone.scope import (
     resolve_matching_grants,
 )
 from mcp_touchstone.scope._arguments import (
-    AUDIENCE_KEYS,
-    ascii_lower,
     normalize_path,
     path_has_prefix,
 )
@@ -88,7 +86,9 @@ def max_length_inclusive(text: str, slack: int) -> bool:
     post: __return__
     """
     size = len(text.encode("utf-8"))
-    scope = ChioScope(grants=(ToolGrant("s", "t", (Operation.INVOKE,), (MaxLength(size + slack),)),))
+    scope = ChioScope(
+        grants=(ToolGrant("s", "t", (Operation.INVOKE,), (MaxLength(size + slack),)),)
+    )
     result = resolve_matching_grants(scope, "t", "s", {"v": text})
     return (result != ()) == (slack >= 0)
 
@@ -227,7 +227,9 @@ def refusal_on_target_aborts(
     pre: kind in REFUSED_KINDS
     post: __return__
     """
-    target = ToolGrant("*" if star else server, tool, (Operation.INVOKE,), (MaxLength(10**6), REFUSED[kind]))
+    target = ToolGrant(
+        "*" if star else server, tool, (Operation.INVOKE,), (MaxLength(10**6), REFUSED[kind])
+    )
     grants = (ToolGrant("*", "*", (Operation.INVOKE,)),) if earlier else ()
     grants += (target,)
     if later:
@@ -252,7 +254,7 @@ def non_target_grant_changes_nothing(
         ToolGrant(server, tool if exact else "*", (Operation.INVOKE,), (MaxLength(10**6),)),
     )
     extra = ToolGrant(other, tool, (Operation.INVOKE,), (REFUSED[kind],))
-    grown = base[:at] + (extra,) + base[at:]
+    grown = (*base[:at], extra, *base[at:])
     before = resolve_matching_grants(ChioScope(grants=base), tool, server, None)
     after = resolve_matching_grants(ChioScope(grants=grown), tool, server, None)
     if isinstance(before, ConstraintError) or isinstance(after, ConstraintError):

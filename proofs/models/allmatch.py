@@ -1,4 +1,4 @@
-""""Every candidate must match, and there must be one" (SCOPE-PATH-5, SCOPE-DOM-3, -4).
+""" "Every candidate must match, and there must be one" (SCOPE-PATH-5, SCOPE-DOM-3, -4).
 
 ``fail_closed`` is the unrolled form over ``n`` verdicts; :func:`quantified` is the same
 statement with a quantifier over an array, which the proofs hold equal to it for ``n <= 8``.

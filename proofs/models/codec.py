@@ -45,9 +45,7 @@ def first_failure(fails: Sequence[Any], ops: Ops) -> Any:
 def option_eq(a_some: Any, a: Any, b_some: Any, b: Any, ops: Ops) -> Any:
     """Equality of two optional values (``None`` equals only ``None``): the principal and
     audience comparisons of MRTR-OPEN-12 and -13."""
-    return ops.or_(
-        ops.and_(ops.not_(a_some), ops.not_(b_some)), ops.and_(a_some, b_some, a == b)
-    )
+    return ops.or_(ops.and_(ops.not_(a_some), ops.not_(b_some)), ops.and_(a_some, b_some, a == b))
 
 
 def ideal_aead() -> tuple[Any, Any, Any, Any]:
@@ -59,9 +57,12 @@ def ideal_aead() -> tuple[Any, Any, Any, Any]:
     dec = z3.Function("dec", s, s, s, s, s)
     k, n, ad, m, c = z3.Strings("k n ad m c")
     axioms = [
-        z3.ForAll([k, n, ad, m], z3.And(dec_ok(k, n, ad, enc(k, n, ad, m)),
-                                         dec(k, n, ad, enc(k, n, ad, m)) == m)),
-        z3.ForAll([k, n, ad, c], z3.Implies(dec_ok(k, n, ad, c),
-                                            c == enc(k, n, ad, dec(k, n, ad, c)))),
+        z3.ForAll(
+            [k, n, ad, m],
+            z3.And(dec_ok(k, n, ad, enc(k, n, ad, m)), dec(k, n, ad, enc(k, n, ad, m)) == m),
+        ),
+        z3.ForAll(
+            [k, n, ad, c], z3.Implies(dec_ok(k, n, ad, c), c == enc(k, n, ad, dec(k, n, ad, c)))
+        ),
     ]
     return enc, dec_ok, dec, axioms
