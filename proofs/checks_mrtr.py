@@ -10,12 +10,13 @@ import itertools
 from functools import cache
 
 import z3
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from mcp_touchstone.mrtr import CheckContext, Keyring, StatePayload, open_state, seal, verify
 from mcp_touchstone.mrtr._b64 import b64url_encode
 from mcp_touchstone.mrtr._binding import request_binding
 from mcp_touchstone.mrtr._errors import StateError
-from mcp_touchstone.mrtr._state import _cipher
+from mcp_touchstone.mrtr._state import derive_key
 from proofs import _vectors
 from proofs._ops import PY, Z3, prove
 from proofs.checks_scope import _fail
@@ -63,7 +64,8 @@ def prop_roundtrip() -> None:
 
 @cache
 def _tokens() -> tuple[str, ...]:
-    sizes = [StatePayload({}, NOW, REQ, ("a",) * n) for n in range(3)]
+    # Ciphertext lengths 0, 1, 2 mod 3: unpadded remainders 0, 2, 3 (both slack-bit cases).
+    sizes = [StatePayload({}, NOW, REQ, ("a" * n,)) for n in range(3)]
     return tuple(seal(p, RING, NONCE) for p in sizes)
 
 
@@ -121,7 +123,9 @@ def _fault_token(stage: str, payload: StatePayload) -> tuple[str, Keyring]:
         flipped = ("B" if body[0] == "A" else "A") + body[1:]
         return f"{version}.{kid}.{nonce}.{flipped}", RING
     if stage == "payload_json":
-        sealed = _cipher(b"proof-secret").encrypt(NONCE, b"[]x", f"{version}.{kid}".encode())
+        sealed = ChaCha20Poly1305(derive_key(b"proof-secret")).encrypt(
+            NONCE, b"[]x", f"{version}.{kid}".encode()
+        )
         return f"{version}.{kid}.{nonce}.{b64url_encode(sealed)}", RING
     return token, RING
 

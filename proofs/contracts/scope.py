@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from mcp_touchstone.scope import (
+    REFUSED_KINDS,  # noqa: F401 - read by a ``pre:`` contract (ruff does not see docstrings)
     ChioScope,
     Constraint,
     ConstraintError,
@@ -14,6 +15,8 @@ from mcp_touchstone.scope import (
     resolve_matching_grants,
 )
 from mcp_touchstone.scope._arguments import (
+    AUDIENCE_KEYS,  # noqa: F401 - read by a ``pre:`` contract
+    ascii_lower,  # noqa: F401 - read by a ``pre:`` contract
     normalize_path,
     path_has_prefix,
 )

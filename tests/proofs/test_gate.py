@@ -41,3 +41,41 @@ def test_replay_tells_a_false_positive() -> None:
     )
     assert not real
     assert "false positive" in why
+
+
+def test_contract_conditions_name_only_defined_things() -> None:
+    """Every name a ``pre:``/``post:`` line reads is a parameter, ``__return__``, a builtin or a
+    module global (an import a linter dropped would make CrossHair check nothing)."""
+    import ast
+    import builtins
+    import importlib
+    import inspect
+
+    from proofs.properties import PROPERTIES
+
+    for prop in PROPERTIES:
+        if prop.tool != "crosshair":
+            continue
+        module_name, _, name = prop.check.removeprefix("crosshair:").rpartition(".")
+        module = importlib.import_module(module_name)
+        fn = getattr(module, name)
+        known = set(vars(module)) | set(dir(builtins)) | set(inspect.signature(fn).parameters)
+        known.add("__return__")
+        for tag in ("pre:", "post:"):
+            for cond in gate._conditions(fn, tag):
+                # Lone surrogates in a literal: escape them so the text compiles.
+                source = cond.encode("unicode_escape").decode("ascii")
+                tree = ast.parse(source, mode="eval")
+                bound = {
+                    a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args
+                }
+                bound |= {
+                    t.id
+                    for n in ast.walk(tree)
+                    if isinstance(n, ast.comprehension)
+                    for t in ast.walk(n.target)
+                    if isinstance(t, ast.Name)
+                }
+                names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+                missing = names - known - bound
+                assert not missing, (prop.id, cond, missing)
