@@ -205,3 +205,11 @@ OPERATIONS: dict[str, Operation] = {
     "mrtr.allows": _allows,
 }
 """The six pinned ``mrtr.*`` operations (harness-v1)."""
+
+
+# --------------------------------------------------------------------------- mrtr.round
+# One server round of neva's MRTR dispatch for a scripted handler (pinned,
+# shared/protocol/mrtr-round.md); the adapter lives in _mrtr_round.py (MRTR-HARNESS-4).
+from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402 -- section import
+
+OPERATIONS["mrtr.round"] = mrtr_round

@@ -24,3 +24,6 @@ V1_OPERATIONS: tuple[str, ...] = (
     "visibility.dispatch",
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
+
+PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round",)
+"""Operations pinned after v1 by their own contract (``shared/protocol/mrtr-round.md``)."""

@@ -22,6 +22,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "mrtr.capabilities": "_mrtr",
         "mrtr.input_responses_digest": "_mrtr",
         "mrtr.request_binding": "_mrtr",
+        "mrtr.round": "_mrtr",
         "mrtr.state.open": "_mrtr",
         "mrtr.state.seal": "_mrtr",
         "scope.resolve_capability_grants": "_scope",

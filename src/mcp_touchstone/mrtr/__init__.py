@@ -4,7 +4,11 @@ The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
 :func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
 and the answers digest, client capabilities and the server's gate, the
 ``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models. Randomness and the clock are always arguments.
+models, and the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
+for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
+``on_commit``), with the final-response store behind the :class:`RequestStateStore` protocol
+(default :class:`InMemoryRequestStateStore`, bounded). Randomness, the clock and the store are
+always arguments.
 """
 
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
@@ -15,6 +19,8 @@ from mcp_touchstone.mrtr._capabilities import (
     missing_capability_error,
     parse_capabilities,
 )
+from mcp_touchstone.mrtr._context import Context, RoundState
+from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
@@ -32,6 +38,12 @@ from mcp_touchstone.mrtr._requests import (
     decode_input_request,
 )
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr._store import (
+    InMemoryRequestStateStore,
+    RequestStateStore,
+    Reservation,
+    StoredResponse,
+)
 from mcp_touchstone.mrtr._wire import (
     CreateMessageResult,
     ElicitResult,
@@ -44,10 +56,13 @@ __all__ = [
     "CapabilityError",
     "CheckContext",
     "ClientMrtrCapabilities",
+    "Context",
     "CreateMessageResult",
     "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
+    "Handler",
+    "InMemoryRequestStateStore",
     "InputKind",
     "InputRequest",
     "InputRequestError",
@@ -55,12 +70,20 @@ __all__ = [
     "Keyring",
     "ListRootsResult",
     "PayloadError",
+    "RequestStateStore",
+    "Reservation",
+    "RoundResult",
+    "RoundState",
     "RpcError",
+    "ServerConfig",
     "StateError",
     "StatePayload",
+    "StoredResponse",
+    "Wrapper",
     "client_capabilities",
     "decode_input_request",
     "derive_key",
+    "dispatch",
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",

@@ -33,10 +33,6 @@ MRTR_METHODS: frozenset[str] = frozenset({"tools/call", "prompts/get", "resource
 CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """The request ``_meta`` key holding the client's capabilities."""
 
-_LOG_LEVELS = frozenset(
-    {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-)
-
 
 class MetaError(ValueError):
     """A request ``_meta`` that neva's typed ``RequestParamsMeta`` parse refuses."""
@@ -55,6 +51,44 @@ def _opt_str(meta: dict[str, JSON], key: str) -> None:
     value = meta.get(key)
     if value is not None and not isinstance(value, str):
         raise MetaError(f"invalid type: {unexpected(value)}, expected a string")
+
+
+_LOG_LEVEL_VARIANTS = (
+    "debug",
+    "info",
+    "warning",
+    "error",
+    "notice",
+    "critical",
+    "alert",
+    "emergency",
+)
+"""neva's ``LoggingLevel`` variants in declared order (serde lists them so)."""
+_PROGRESS_TOKEN_EXPECTED = "a number, UUID, string, or slash-separated path"
+
+
+def _check_log_level(value: JSON) -> None:
+    """``LoggingLevel`` (``rename_all = "lowercase"``) read from a ``serde_json::Value``."""
+    if isinstance(value, dict):
+        if len(value) != 1:
+            raise MetaError("invalid value: map, expected map with a single key")
+        ((variant, inner),) = value.items()
+        if inner is not None:
+            raise MetaError(f"invalid type: {unexpected(inner)}, expected unit variant")
+    elif isinstance(value, str):
+        variant = value
+    else:
+        raise MetaError(f"invalid type: {unexpected(value)}, expected string or map")
+    if variant not in _LOG_LEVEL_VARIANTS:
+        listed = ", ".join(f"`{v}`" for v in _LOG_LEVEL_VARIANTS)
+        raise MetaError(f"unknown variant `{variant}`, expected one of {listed}")
+
+
+def _check_progress_token(value: JSON) -> None:
+    """neva's ``ProgressToken`` visitor: integers and strings only."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return
+    raise MetaError(f"invalid type: {unexpected(value)}, expected {_PROGRESS_TOKEN_EXPECTED}")
 
 
 _META_FIELDS = (
@@ -92,54 +126,77 @@ def _check_icon(value: JSON) -> None:
 
 
 def _check_client_info(value: JSON) -> None:
-    """neva's ``Implementation``: string ``name`` and ``version``, optional ``icons``."""
+    """neva's ``Implementation``: string ``name`` and ``version``, optional ``icons``; members in
+    sorted key order (``icons`` < ``name`` < ``version``), then missing fields in declared order."""
     info = struct_members(value, "Implementation", ("name", "version", "icons"), MetaError)
-    for key in ("name", "version"):
-        if not isinstance(info.get(key), str):
-            raise MetaError(f"clientInfo `{key}` must be a string")
     icons = info.get("icons")
-    if icons is None:
-        return
-    if not isinstance(icons, list):
-        raise MetaError("clientInfo `icons` must be a list")
-    for icon in icons:
-        _check_icon(icon)
+    if icons is not None:
+        if not isinstance(icons, list):
+            raise MetaError(f"invalid type: {unexpected(icons)}, expected a sequence")
+        for icon in icons:
+            _check_icon(icon)
+    for key in ("name", "version"):
+        if key in info:
+            _opt_str(info, key)
+            if info[key] is None:
+                raise MetaError("invalid type: null, expected a string")
+    for key in ("name", "version"):
+        if key not in info:
+            raise MetaError(f"missing field `{key}`")
+
+
+_META_CHECKS: dict[str, str] = {
+    "baggage": "str",
+    "inputResponses": "map",
+    CLIENT_CAPABILITIES_KEY: "caps",
+    "io.modelcontextprotocol/clientInfo": "info",
+    "io.modelcontextprotocol/logLevel": "level",
+    "io.modelcontextprotocol/protocolVersion": "str",
+    "progressToken": "token",
+    "requestState": "str",
+    "traceparent": "str",
+    "tracestate": "str",
+}
+"""Each modelled member and how it reads; checked in sorted key order, as serde visits a
+``serde_json::Value`` object (a B-tree map in neva's build)."""
+
+
+def _check_member(kind: str, meta: dict[str, JSON], key: str) -> None:
+    value = meta[key]
+    if value is None:
+        return  # every modelled member is an Option
+    if kind == "str":
+        _opt_str(meta, key)
+    elif kind == "map":
+        if not isinstance(value, dict):
+            raise MetaError(f"invalid type: {unexpected(value)}, expected a map")
+    elif kind == "caps":
+        try:
+            parse_capabilities(value)
+        except CapabilityError as exc:
+            raise MetaError(str(exc)) from None
+    elif kind == "info":
+        _check_client_info(value)
+    elif kind == "level":
+        _check_log_level(value)
+    else:
+        _check_progress_token(value)
 
 
 def parse_request_meta(value: JSON) -> RequestMeta:
     """Parse a request ``_meta`` under neva's ``RequestParamsMeta`` field types (an object,
     or serde's sequence form of the struct); any malformed modelled field fails the whole
-    parse (MRTR-RETRY-4)."""
+    parse (MRTR-RETRY-4). The message is serde's for the first failing member in sorted key
+    order (the params read of MRTR-ROUND-3 reports it)."""
     meta = struct_members(value, "RequestParamsMeta", _META_FIELDS, MetaError, _META_DEFAULTED)
-    token = meta.get("progressToken")
-    # neva's ProgressToken visitor takes integers and strings only (no floats, no booleans).
-    if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):
-        raise MetaError("invalid progressToken")
-    for key in (
-        "traceparent",
-        "tracestate",
-        "baggage",
-        "requestState",
-        "io.modelcontextprotocol/protocolVersion",
-    ):
-        _opt_str(meta, key)
-    info = meta.get("io.modelcontextprotocol/clientInfo")
-    if info is not None:
-        _check_client_info(info)
-    level = meta.get("io.modelcontextprotocol/logLevel")
-    if level is not None and level not in _LOG_LEVELS:
-        raise MetaError("invalid logLevel")
+    order = sorted(meta) if isinstance(value, dict) else list(meta)
+    for key in order:
+        kind = _META_CHECKS.get(key)
+        if kind is not None:
+            _check_member(kind, meta, key)
     responses = meta.get("inputResponses")
-    if responses is not None and not isinstance(responses, dict):
-        raise MetaError("invalid inputResponses")
-    try:
-        capabilities = (
-            parse_capabilities(meta[CLIENT_CAPABILITIES_KEY])
-            if meta.get(CLIENT_CAPABILITIES_KEY) is not None
-            else None
-        )
-    except CapabilityError as exc:
-        raise MetaError(str(exc)) from None
+    caps_value = meta.get(CLIENT_CAPABILITIES_KEY)
+    capabilities = None if caps_value is None else parse_capabilities(caps_value)
     state = meta.get("requestState")
     return RequestMeta(
         capabilities=capabilities,

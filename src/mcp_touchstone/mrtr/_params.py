@@ -1,0 +1,70 @@
+"""The MRTR methods' typed params read before the handler runs (rule MRTR-ROUND-3).
+
+neva extracts ``CallToolRequestParams``, ``GetPromptRequestParams`` or
+``ReadResourceRequestParams`` with ``serde_json::from_value`` (absent params read as ``{}``); a
+failure is ``-32602`` with serde's message and the handler does not run. The three structs read
+``_meta`` as ``RequestParamsMeta`` again, so a ``_meta`` the capability read could not type ends an
+MRTR round here. serde visits a ``Value`` object's members in sorted key order (neva's
+``serde_json`` has no ``preserve_order``), so the first mistyped member in that order is the one
+reported, and a missing required field only after every present member read.
+"""
+
+from __future__ import annotations
+
+from mcp_touchstone._serde import unexpected
+from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone.mrtr._structs import struct_members
+from mcp_touchstone.serde_json import JSON
+
+__all__ = ["method_params_error"]
+
+# (struct name, fields in declared order, fields with #[serde(default)], required string field)
+_STRUCTS: dict[str, tuple[str, tuple[str, ...], frozenset[str], str]] = {
+    "tools/call": (
+        "CallToolRequestParams",
+        ("name", "arguments", "_meta"),
+        frozenset({"arguments"}),
+        "name",
+    ),
+    "prompts/get": ("GetPromptRequestParams", ("name", "arguments", "_meta"), frozenset(), "name"),
+    "resources/read": ("ReadResourceRequestParams", ("uri", "_meta"), frozenset(), "uri"),
+}
+
+
+class _ParamsError(ValueError):
+    pass
+
+
+def _member(name: str, value: JSON, required: str) -> None:
+    if name == required:
+        if not isinstance(value, str):
+            raise _ParamsError(f"invalid type: {unexpected(value)}, expected a string")
+    elif name == "arguments":
+        if value is not None and not isinstance(value, dict):
+            raise _ParamsError(f"invalid type: {unexpected(value)}, expected a map")
+    elif name == "_meta" and value is not None:
+        try:
+            parse_request_meta(value)
+        except MetaError as exc:
+            raise _ParamsError(str(exc)) from None
+
+
+def method_params_error(method: str, params: JSON) -> RpcError | None:
+    """The ``-32602`` error reading ``params`` as ``method``'s params type, or ``None``."""
+    spec = _STRUCTS.get(method)
+    if spec is None:
+        return None
+    struct, fields, defaulted, required = spec
+    value: JSON = {} if params is None else params
+    try:
+        members = struct_members(value, struct, fields, _ParamsError, defaulted)
+        order = sorted(members) if isinstance(value, dict) else list(members)
+        for name in order:
+            if name in fields:
+                _member(name, members[name], required)
+        if required not in members:
+            raise _ParamsError(f"missing field `{required}`")
+    except _ParamsError as exc:
+        return RpcError(INVALID_PARAMS, str(exc))
+    return None
