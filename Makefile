@@ -42,7 +42,7 @@ demo: $(STAMP_RUN)
 test: $(STAMP_PROOFS)
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
-	$(BIN)/mypy src tests
+	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).

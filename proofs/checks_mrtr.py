@@ -17,6 +17,7 @@ from mcp_touchstone.mrtr._b64 import b64url_encode
 from mcp_touchstone.mrtr._binding import request_binding
 from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._state import derive_key
+from mcp_touchstone.serde_json import JSON
 from proofs import _vectors
 from proofs._ops import PY, Z3, prove
 from proofs.checks_scope import _fail
@@ -24,15 +25,17 @@ from proofs.models import codec
 
 RING = Keyring.single(b"proof-secret")
 NONCE = bytes(range(12))
-METHOD, PARAMS, NOW = "tools/call", {"name": "t"}, 1000
+METHOD, NOW = "tools/call", 1000
+PARAMS: dict[str, JSON] = {"name": "t"}
 REQ = request_binding(METHOD, PARAMS)
 
 
 def _payloads() -> list[StatePayload]:
     """The bound: every combination of these field values (24 payloads)."""
     out = []
+    answer_sets: tuple[dict[str, JSON], ...] = ({}, {"k": {"v": [1, "x"]}})
     for answers, requested, principal, aud in itertools.product(
-        ({}, {"k": {"v": [1, "x"]}}), ((), ("a", "b")), (None, "alice"), (None, "svc", "é")
+        answer_sets, ((), ("a", "b")), (None, "alice"), (None, "svc", "é")
     ):
         out.append(StatePayload(answers, NOW + 5, REQ, requested, {}, (), principal, aud))
     return out
@@ -55,7 +58,12 @@ def prop_roundtrip() -> None:
     failures = []
     for payload in _payloads():
         for ring in (RING, Keyring("k2", {"0": b"old", "k2": b"new"})):
-            opened = open_state(seal(payload, ring, NONCE), ring)
+            try:
+                opened: StatePayload | tuple[int, str] = open_state(
+                    seal(payload, ring, NONCE), ring
+                )
+            except StateError as exc:
+                opened = (exc.code, exc.message)
             if opened != payload:
                 failures.append(f"open(seal({payload})) = {opened}")
     failures += _vectors.replay(("mrtr-open-kat", "mrtr-open-v2", "mrtr-open-full"))

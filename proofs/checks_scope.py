@@ -22,6 +22,7 @@ from mcp_touchstone.scope._arguments import (
 )
 from mcp_touchstone.scope._matcher import MatchedGrant, _rank_key
 from mcp_touchstone.scope._types import MaxLength
+from mcp_touchstone.serde_json import JSON
 from proofs import _vectors
 from proofs._ops import PY, Z3, prove
 from proofs.models import allmatch, glob, paths, ranking
@@ -43,7 +44,7 @@ PATH_SEGMENTS = ("", ".", "..", "a", "ab", "a\\b")
 
 
 def _paths(max_segments: int) -> list[str]:
-    out = []
+    out: list[str] = []
     for n in range(max_segments + 1):
         for segs in itertools.product(PATH_SEGMENTS, repeat=n):
             body = "/".join(segs)
@@ -291,7 +292,10 @@ def _resolve_tie() -> list[str]:
 def prop_rank_total() -> None:
     """PROOF-SCOPE-RANK-TOTAL."""
     a, b, c = _key_vars("a"), _key_vars("b"), _key_vars("c")
-    lt = lambda x, y: ranking.precedes(x, y, Z3)  # noqa: E731 - a local shorthand
+
+    def lt(x: ranking.Key, y: ranking.Key) -> z3.BoolRef:
+        return ranking.precedes(x, y, Z3)
+
     dom = _key_domain(a, b, c)
     prove("irreflexive", z3.Not(lt(a, a)), dom)
     prove("asymmetric", z3.Implies(lt(a, b), z3.Not(lt(b, a))), dom)
@@ -368,7 +372,8 @@ def prop_all_nonempty() -> None:
     """PROOF-SCOPE-ALL-NONEMPTY."""
     _all_obligations()
     failures = _facts_tie()
-    for args in (None, {}, {"paths": []}, {"n": 1}, {"urls": ["no-domain"]}):
+    empty: tuple[JSON, ...] = (None, {}, {"paths": []}, {"n": 1}, {"urls": ["no-domain"]})
+    for args in empty:
         facts = ArgumentFacts(args)
         if facts.path_prefix("/") or facts.domain_glob("*") or facts.domain_exact(""):
             failures.append(f"no candidate in {args!r}, yet a constraint held")

@@ -51,7 +51,12 @@ def _call_text(message: str) -> str | None:
 
 def _conditions(fn: Any, tag: str) -> list[str]:
     lines = [line.strip() for line in (inspect.getdoc(fn) or "").splitlines()]
-    return [line[len(tag) :].strip() for line in lines if line.startswith(tag)]
+    # A lone surrogate in a literal cannot be compiled from text: escape non-ASCII first.
+    return [
+        line[len(tag) :].strip().encode("unicode_escape").decode("ascii")
+        for line in lines
+        if line.startswith(tag)
+    ]
 
 
 def replay(target: str, message: str) -> tuple[bool, str]:

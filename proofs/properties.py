@@ -62,6 +62,7 @@ CH_SCOPE, CH_VIS, CH_MRTR = (
     "crosshair:proofs.contracts.visibility.",
     "crosshair:proofs.contracts.mrtr.",
 )
+CH_ENGINE, Z_ENGINE = "crosshair:proofs.contracts.engine.", "z3:proofs.checks_engine:"
 Z_SCOPE, Z_VIS, Z_MRTR = (
     "z3:proofs.checks_scope:",
     "z3:proofs.checks_visibility:",
@@ -440,7 +441,7 @@ PROPERTIES: tuple[Prop, ...] = (
         (SA + "wildcard_matches", SA + "parse_domain"),
         "Z3: every pattern of <= 4 characters over 'a . *' ending in '.', all strings not ending "
         "in '.'; tie: parse_domain on every leaf of <= 5 characters over 'a . B / : space' "
-        "(19,531 leaves), and " + GLOB_TIE,
+        "(9,331 leaves), and " + GLOB_TIE,
         Z_SCOPE + "prop_glob_trailing_dot",
         ("scope-z3-glob-trailing-dot-*", "scope-dom-glob-trailing-dot-pattern"),
         Mutant(
@@ -484,7 +485,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.domain_exact",
         ),
         "Z3: quantified form equals the unrolled one for n = 0..8, empty never passes, for all n; "
-        "tie: every candidate list of <= 3 from 5 paths and from 4 domains (312 lists) and 5 "
+        "tie: every candidate list of <= 3 from 5 paths and from 4 domains (241 lists) and 5 "
         "candidate-free arguments",
         Z_SCOPE + "prop_all_nonempty",
         ("scope-z3-all-empty-*", "scope-path-no-candidate"),
@@ -612,7 +613,7 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "visibility._template.uri_template_matches",
             M + "visibility._template.match_uri_template",
         ),
-        "Z3: every L, R of <= 2 characters over 'a /', all URI strings; tie: 147 templates (one or "
+        "Z3: every L, R of <= 2 characters over 'a /', all URI strings; tie: 182 templates (one or "
         "two variables, {v} and {+v}) against every URI of <= 4 characters over 'a / newline' "
         "(121 URIs)",
         Z_VIS + "prop_template_segment",
@@ -832,8 +833,9 @@ PROPERTIES: tuple[Prop, ...] = (
         "inputResponses and requestState.",
         ("MRTR-BIND-1", "MRTR-BIND-2", "MRTR-BIND-3"),
         "crosshair",
-        (M + "mrtr._binding.request_binding",),
-        STR + " for a key and a name, every i53 integer",
+        (M + "mrtr._binding.salient_params", M + "mrtr._binding.request_binding"),
+        STR
+        + " for a key and a name, every i53 integer; the digest step by the known-answer vectors",
         CH_MRTR + "binding_ignores_order_and_unbound_keys",
         ("mrtr-bind-key-order", "mrtr-bind-kat-stripped-keys"),
         Mutant(
@@ -843,6 +845,47 @@ PROPERTIES: tuple[Prop, ...] = (
             'UNBOUND_KEYS: frozenset[str] = frozenset({"_meta", "inputResponses"})\n',
             M + "mrtr._binding.request_binding",
             "requestState is bound into the request binding",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-SETTLED",
+        "Merging a retry's answers never overwrites a settled (sealed) answer; with a state only "
+        "requested keys are accepted, without one every offered key is.",
+        ("MRTR-SEED-2", "MRTR-SEED-3", "MRTR-SEED-4"),
+        "crosshair",
+        (M + "mrtr._seed.merge_answers",),
+        "CrossHair over settled and offered maps of <= 3 string keys to integers and a requested "
+        "list of <= 3 keys or none (no counterexample within the budget)",
+        CH_ENGINE + "settled_answers_never_overwritten",
+        ("mrtr-round-merge-*",),
+        Mutant(
+            "mrtr-settled-overwritten-when-requested",
+            "mrtr/_seed.py",
+            "        if key in answers:\n            continue  # settled: a later answer never overwrites a sealed one\n",
+            "        if key in answers and requested is None:\n            continue  # settled: a later answer never overwrites a sealed one\n",
+            M + "mrtr._seed.merge_answers",
+            "a re-answered settled key that the state lists as requested overwrites the sealed answer",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-REPLAY",
+        "A committed final is replayed, never re-run: once a round of a verified state commits, "
+        "every identical retry returns the stored response (only the id replaced) without "
+        "running the handler; rounds before the first commit run.",
+        ("MRTR-STORE-2", "MRTR-STORE-4", "MRTR-STORE-5"),
+        "z3",
+        (M + "mrtr._engine.dispatch",),
+        "Z3: every commit pattern of up to 6 identical retries; tie: every pattern of 1..4 "
+        "retries (30) through the real dispatch and in-memory store, counting handler runs",
+        Z_ENGINE + "prop_final_replayed",
+        ("mrtr-round-hit-*", "mrtr-round-miss-puts"),
+        Mutant(
+            "mrtr-store-never-consulted",
+            "mrtr/_engine.py",
+            "            cached = store.get(tag, now)\n",
+            "            cached = None\n",
+            M + "mrtr._engine.dispatch",
+            "the final-response store is never read, so a committed final runs again",
         ),
     ),
 )

@@ -13,9 +13,10 @@ from mcp_touchstone.mrtr import (
     Keyring,
     StateError,
     missing_capability_error,
-    request_binding,
+    salient_params,
     verify,
 )
+from mcp_touchstone.serde_json import JSON, canonical
 
 SIZE_MESSAGE = "requestState exceeds the configured maximum size"
 
@@ -98,20 +99,23 @@ def size_checked_first(token: str, cap: int) -> str:
 
 
 def binding_ignores_order_and_unbound_keys(key: str, number: int, name: str, meta: int) -> bool:
-    """PROOF-MRTR-BIND: the binding is the same for params in another key order and with
-    ``_meta``, ``inputResponses`` and ``requestState`` added.
+    """PROOF-MRTR-BIND: what the binding hashes (the canonical text of the salient params) is
+    the same for params in another key order and with ``_meta``, ``inputResponses`` and
+    ``requestState`` added; the binding is that text's digest (the known-answer vectors).
 
     pre: key not in ("_meta", "inputResponses", "requestState", "name")
     pre: -(2**53) < number < 2**53
     pre: all(not ("\\ud800" <= c <= "\\udfff") for c in key + name)
     post: __return__
     """
-    plain = {"name": name, key: number}
-    noisy = {
+    plain: dict[str, JSON] = {"name": name, key: number}
+    noisy: dict[str, JSON] = {
         "requestState": "s",
         key: number,
         "_meta": {"m": meta},
         "inputResponses": {"a": {"v": meta}},
         "name": name,
     }
-    return request_binding("tools/call", plain) == request_binding("tools/call", noisy)
+    # Hashing realizes symbolic strings (CrossHair cannot see through SHA-256), so the contract
+    # states equality of the digest's input; request_binding's format is pinned by KAT vectors.
+    return canonical(salient_params(plain)) == canonical(salient_params(noisy))

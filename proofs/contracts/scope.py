@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from mcp_touchstone.scope import (
     REFUSED_KINDS,  # noqa: F401 - read by a ``pre:`` contract (ruff does not see docstrings)
     ChioScope,
@@ -46,6 +48,7 @@ from mcp_touchstone.scope._types import (
     SqlOperationClass,
     TableAllowlist,
 )
+from mcp_touchstone.serde_json import JSON
 
 
 def uncovering_grant_no_match(
@@ -136,7 +139,8 @@ def _strict_spec(value: J1, allowed: tuple[str, ...]) -> bool:
 
 def _allowlist_verdict(constraint: Constraint, key: str, value: J1) -> bool:
     grant = ToolGrant("s", "t", (Operation.INVOKE,), (constraint,))
-    return resolve_matching_grants(ChioScope(grants=(grant,)), "t", "s", {key: value}) != ()
+    arguments = cast("JSON", {key: value})
+    return resolve_matching_grants(ChioScope(grants=(grant,)), "t", "s", arguments) != ()
 
 
 def audience_strict(value: J1) -> bool:
@@ -233,7 +237,7 @@ def refusal_on_target_aborts(
     target = ToolGrant(
         "*" if star else server, tool, (Operation.INVOKE,), (MaxLength(10**6), REFUSED[kind])
     )
-    grants = (ToolGrant("*", "*", (Operation.INVOKE,)),) if earlier else ()
+    grants: tuple[ToolGrant, ...] = (ToolGrant("*", "*", (Operation.INVOKE,)),) if earlier else ()
     grants += (target,)
     if later:
         grants += (ToolGrant(server, tool, (Operation.INVOKE,)),)

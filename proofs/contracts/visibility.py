@@ -5,6 +5,7 @@ The dispatcher properties range over Enums and bools only, so CrossHair can exha
 
 from __future__ import annotations
 
+from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     Catalog,
     ComponentKind,
@@ -96,7 +97,10 @@ def bare_policy_hides_nothing(
 
     post: __return__
     """
-    meta = {"io.turbomcp/tags": list(tags), "io.turbomcp/scopes": list(scopes)}
+    meta: dict[str, JSON] = {
+        "io.turbomcp/tags": list[JSON](tags),
+        "io.turbomcp/scopes": list[JSON](scopes),
+    }
     ctx = RequestContext(identity=Identity(subject, {}))
     return Visibility().is_visible(VisibleComponent(kind, "x", meta, ctx))
 
