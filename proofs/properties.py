@@ -854,8 +854,8 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-SEED-2", "MRTR-SEED-3", "MRTR-SEED-4"),
         "crosshair",
         (M + "mrtr._seed.merge_answers",),
-        "CrossHair over settled and offered maps of <= 3 string keys to integers and a requested "
-        "list of <= 3 keys or none (no counterexample within the budget)",
+        "two keys: settled and offered each absent or any integer, requested any subset or no "
+        "state (CrossHair; no counterexample within the budget)",
         CH_ENGINE + "settled_answers_never_overwritten",
         ("mrtr-round-merge-*",),
         Mutant(

@@ -1,3 +1,4 @@
+# ruff: noqa: PLR0917 - CrossHair builds every symbolic input as a positional argument.
 """CrossHair contracts on the MRTR round engine's answer merge (PEP 316 docstrings)."""
 
 from __future__ import annotations
@@ -18,15 +19,29 @@ def _merge_spec(
     return out
 
 
-def settled_answers_never_overwritten(
-    settled: dict[str, int], requested: list[str] | None, offered: dict[str, int]
-) -> object:
-    """PROOF-MRTR-SETTLED: merging offered answers never overwrites a settled one, drops the
-    unsolicited once a state says what was asked, and accepts the rest.
+def _present(pairs: tuple[tuple[str, int | None], ...]) -> dict[str, int]:
+    return {k: v for k, v in pairs if v is not None}
 
-    pre: len(settled) <= 3 and len(offered) <= 3
-    pre: requested is None or len(requested) <= 3
-    post: __return__ == _merge_spec(settled, requested, offered)
+
+def settled_answers_never_overwritten(
+    settled_a: int | None,
+    settled_b: int | None,
+    offered_a: int | None,
+    offered_b: int | None,
+    has_state: bool,
+    asked_a: bool,
+    asked_b: bool,
+) -> bool:
+    """PROOF-MRTR-SETTLED: merging offered answers never overwrites a settled one, drops the
+    unsolicited once a state says what was asked, and accepts the rest (two keys, every
+    presence pattern, any integer answers).
+
+    post: __return__
     """
-    wanted = None if requested is None else tuple(requested)
-    return merge_answers(dict[str, JSON](settled), wanted, dict[str, JSON](offered))
+    settled = _present((("a", settled_a), ("b", settled_b)))
+    offered = _present((("a", offered_a), ("b", offered_b)))
+    asked = [k for k, f in (("a", asked_a), ("b", asked_b)) if f]
+    requested = tuple(asked) if has_state else None
+    merged = merge_answers(dict[str, JSON](settled), requested, dict[str, JSON](offered))
+    want = _merge_spec(settled, None if requested is None else list(requested), offered)
+    return merged == want and all(merged[k] == v for k, v in settled.items())
