@@ -60,7 +60,7 @@ vectors: $(STAMP_PROOFS)
 ## proofs: every named property (CrossHair gate + Z3 models tied to the code); records proofs/manifest.json.
 proofs: $(STAMP_PROOFS)
 	PYTHONHASHSEED=0 $(BIN)/python -m proofs.run --record
-	$(BIN)/pytest -q -m proof
+	$(BIN)/pytest -q -m proof tests/proofs
 
 ## proofs-mutants: plant each property's bug in a temporary copy of src/ and check it is caught.
 proofs-mutants: $(STAMP_PROOFS)

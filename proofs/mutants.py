@@ -102,12 +102,12 @@ def main(argv: list[str]) -> int:
     if args.record:
         from proofs import manifest
 
-        if wanted:
-            old = manifest.load().get("properties", {})
-            for p in PROPERTIES:
-                for m in old.get(p.id, {}).get("caught", []):
-                    if m not in catches:
-                        catches.setdefault(m, []).append(p.id)
+        if wanted:  # keep the recorded catches of the mutants not re-run now
+            old: dict[str, list[str]] = {}
+            for prop_id, entry in manifest.load().get("properties", {}).items():
+                for m in entry.get("caught", []):
+                    old.setdefault(m, []).append(prop_id)
+            catches = {**old, **catches}
         manifest.record_catches(catches, total)
     return 1 if missed else 0
 
