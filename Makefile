@@ -10,7 +10,7 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_PROOFS := $(VENV)/.stamp-proofs
 
-.PHONY: demo test slow bench vectors proofs proofs-mutants clean
+.PHONY: demo test slow bench vectors leak-matrix proofs proofs-mutants clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,13 +40,13 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_PROOFS)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
-slow: $(STAMP_DEV)
+slow: $(STAMP_PROOFS)
 	$(BIN)/pytest -q -m slow
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
@@ -56,6 +56,10 @@ bench: $(STAMP_BENCH)
 ## vectors: rewrite the generated vector files (conformance/vectorgen); a test checks they are current.
 vectors: $(STAMP_PROOFS)
 	$(BIN)/python -m conformance.vectorgen
+
+## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
+leak-matrix: $(STAMP_DEV)
+	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
 ## proofs: every named property (CrossHair gate + Z3 models tied to the code); records proofs/manifest.json.
 proofs: $(STAMP_PROOFS)

@@ -15,7 +15,7 @@ Files no generator writes are handwritten, and say so in their ``header``.
 from __future__ import annotations
 
 import importlib
-import json
+import json as _json  # aliased: the generator module `json` becomes this package's attribute
 import pkgutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -25,9 +25,10 @@ VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 """The vector tree this package writes into."""
 
 
-def render(doc: Mapping[str, Any]) -> str:
-    """The canonical text of a vector file: 2-space indent, raw UTF-8, a final newline."""
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+def render(doc: Mapping[str, Any], indent: int = 2) -> str:
+    """The canonical text of a vector file: 2-space indent (or a generator's ``INDENT``), raw
+    UTF-8, a final newline."""
+    return _json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
 
 
 def generators() -> tuple[str, ...]:
@@ -45,7 +46,7 @@ def generated() -> Iterator[tuple[str, str, str]]:
             if rel in seen:
                 raise RuntimeError(f"{rel} is written by both {seen[rel]} and {name}")
             seen[rel] = name
-            yield name, rel, render(doc)
+            yield name, rel, render(doc, getattr(module, "INDENT", 2))
 
 
 def write_all(root: Path = VECTORS) -> list[str]:

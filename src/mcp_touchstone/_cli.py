@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from mcp_touchstone import __version__, serde_json
+from mcp_touchstone._errors import TouchstoneError
 
 
-class _UsageError(Exception):
+class _UsageError(TouchstoneError):
     """A one-line problem with what the user asked for (exit status 2)."""
 
 

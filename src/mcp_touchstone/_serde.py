@@ -4,63 +4,151 @@ All three upstreams decode JSON with serde, and some of its error texts reach th
 ``invalid params`` answers, neva's ``-32700`` messages). serde_json overrides serde's
 ``Unexpected`` rendering in two places: the unit value prints as ``null`` and a float prints with
 the same formatter serde_json serializes with (``zmij``), e.g. ``floating point `1e+20```. A
-string prints with Rust's ``Debug`` escaping (``string "a\\tb"``). One module, used by every
-semantic, so the three cannot drift apart (JSON-SERDE-1).
+string prints with Rust's ``Debug`` escaping (``string "a\\tb"``, written in
+:mod:`mcp_touchstone._rust`). One module, used by every semantic, so the three cannot drift
+apart (JSON-SERDE-1).
 """
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Callable, Collection, Sequence
 
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import (
+    I8_MAX,
+    I8_MIN,
+    I16_MAX,
+    I16_MIN,
+    I32_MAX,
+    I32_MIN,
+    I64_MAX,
+    I64_MIN,
+    INTEGER_BOUNDS,
+    U8_MAX,
+    U16_MAX,
+    U32_MAX,
+    U64_MAX,
+    USIZE_MAX,
+    rust_debug_str,
+)
 from mcp_touchstone.serde_json import JSON, format_float
 
-__all__ = ["invalid_type", "rust_debug_str", "unexpected"]
+__all__ = [
+    "I8_MAX",
+    "I8_MIN",
+    "I16_MAX",
+    "I16_MIN",
+    "I32_MAX",
+    "I32_MIN",
+    "I64_MAX",
+    "I64_MIN",
+    "INTEGER_BOUNDS",
+    "U8_MAX",
+    "U16_MAX",
+    "U32_MAX",
+    "U64_MAX",
+    "USIZE_MAX",
+    "SerdeError",
+    "expecting_struct",
+    "fewer_elements",
+    "integer_in",
+    "invalid_length",
+    "invalid_type",
+    "invalid_value",
+    "missing_field",
+    "rust_debug_str",
+    "sequence_fields",
+    "unexpected",
+    "unknown_field",
+]
 
-_OTHER_GRAPHEME_EXTEND = frozenset(
-    (
-        *(0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6, 0x0D3E),
-        *(0x0D57, 0x0DCF, 0x0DDF, 0x1B35, 0x200C, 0x302E, 0x302F, 0xFF9E, 0xFF9F, 0x1133E),
-        *(0x11357, 0x114B0, 0x114BD, 0x115AF, 0x11930, 0x1D165),
-        *range(0x1D16E, 0x1D173),
-        *range(0xE0020, 0xE0080),
-    )
-)
-"""Unicode's Other_Grapheme_Extend code points (PropList.txt)."""
+
+def integer_in(value: JSON, rust_type: str) -> bool:
+    """Whether ``value`` is a JSON integer (not a boolean) that fits Rust's ``rust_type``."""
+    low, high = INTEGER_BOUNDS[rust_type]
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _grapheme_extend(ch: str) -> bool:
-    """The Grapheme_Extend property: Mn, Me, or Other_Grapheme_Extend."""
-    return unicodedata.category(ch) in ("Mn", "Me") or ord(ch) in _OTHER_GRAPHEME_EXTEND
+# --------------------------------------------------------------------------- serde's wording
 
 
-def rust_debug_str(text: str) -> str:
-    """``format!("{:?}", text)`` for a Rust ``&str``.
+class SerdeError(TouchstoneError):
+    """A deserialization failure carrying serde's message text (``message``)."""
 
-    Escapes ``\\``, ``"``, tab, CR, LF and NUL by name; escapes as ``\\u{hex}`` the code points
-    Rust deems non-printable (general categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs other than the
-    space, exactly the ones ``str.isprintable`` rejects) and the grapheme extenders; keeps the
-    rest. The tables are Python's Unicode version, which may trail or lead Rust's by a version.
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def invalid_length(length: int, expected: str) -> str:
+    """``invalid length N, expected <expected>`` (``serde::de::Error::invalid_length``)."""
+    return f"invalid length {length}, expected {expected}"
+
+
+def fewer_elements(length: int) -> str:
+    """serde's error for a sequence form with ``length`` elements, more than the struct has."""
+    return invalid_length(length, "fewer elements in array")
+
+
+def expecting_struct(name: str, count: int) -> str:
+    """serde_derive's sequence-form ``expecting`` text: ``struct X with N element(s)``,
+    singular for one field."""
+    return f"struct {name} with {count} element{'' if count == 1 else 's'}"
+
+
+def missing_field(name: str) -> str:
+    """``missing field `name``` (``serde::de::Error::missing_field``)."""
+    return f"missing field `{name}`"
+
+
+def unknown_field(name: str, expected: Sequence[str]) -> str:
+    """``unknown field `x`, expected `a` or `b``` as serde words it for a denied field."""
+    if not expected:
+        return f"unknown field `{name}`, there are no fields"
+    if len(expected) == 1:
+        return f"unknown field `{name}`, expected `{expected[0]}`"
+    names = ", ".join(f"`{n}`" for n in expected[:-1])
+    if len(expected) == 2:
+        return f"unknown field `{name}`, expected `{expected[0]}` or `{expected[1]}`"
+    return f"unknown field `{name}`, expected one of {names}, `{expected[-1]}`"
+
+
+def invalid_value(value: JSON, expected: str) -> str:
+    """``invalid value: <value>, expected <expected>`` as serde_json words it."""
+    return f"invalid value: {unexpected(value)}, expected {expected}"
+
+
+# --------------------------------------------------------------------------- struct forms
+
+
+def sequence_fields(
+    value: list[JSON],
+    name: str,
+    fields: Sequence[str],
+    defaulted: Collection[str] = (),
+    decode: Callable[[str, int, JSON], object] | None = None,
+) -> dict[str, JSON]:
+    """A derived struct read from serde's sequence form: its fields in declared order.
+
+    With ``decode``, each present element is decoded (``decode(field, index, element)``, which
+    may raise) before the next slot is looked at, as serde_derive's visitor does. A missing
+    field marked ``#[serde(default)]`` (in ``defaulted``) is left out of the result; any other
+    missing field fails with ``invalid length <its index>, expected struct X with N
+    element(s)`` (serde_derive counts the slot it could not fill); more elements than fields
+    fail with ``invalid length N, expected fewer elements in array``. Raises
+    :class:`SerdeError`.
     """
-    out = ['"']
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\0":
-            out.append("\\0")
-        elif (ch == " " or ch.isprintable()) and not _grapheme_extend(ch):
-            out.append(ch)
-        else:
-            out.append(f"\\u{{{ord(ch):x}}}")
-    out.append('"')
-    return "".join(out)
+    out: dict[str, JSON] = {}
+    for index, field in enumerate(fields):
+        if index < len(value):
+            if decode is not None:
+                decode(field, index, value[index])
+            out[field] = value[index]
+        elif field not in defaulted:
+            raise SerdeError(invalid_length(index, expecting_struct(name, len(fields))))
+    if len(value) > len(fields):
+        raise SerdeError(fewer_elements(len(value)))
+    return out
 
 
 def unexpected(value: JSON) -> str:

@@ -17,6 +17,9 @@ one place those behaviours live (rules ``JSON-*`` in ``spec/json.md``).
 A :data:`JSON` value is ``None``, ``bool``, ``int`` (within i64 or u64), a finite
 ``float``, ``str`` (no lone surrogates), ``list`` or ``dict`` with ``str`` keys.
 ``1`` and ``1.0`` are different values, as they are in serde_json.
+
+Length (~430 lines): the reader, the writer and the validator are one contract (what
+serde_json holds and prints) and share the number rules.
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ from __future__ import annotations
 import json as _json
 import math
 import re
+from collections.abc import Mapping
 from itertools import accumulate
+from types import MappingProxyType
 from typing import TypeAlias
+
+from mcp_touchstone._errors import TouchstoneError
 
 __all__ = [
     "JSON",
@@ -34,6 +41,7 @@ __all__ = [
     "canonical",
     "format_float",
     "from_str",
+    "frozen_object",
     "to_string",
     "to_string_ordered",
     "validate",
@@ -50,7 +58,7 @@ _I64_MIN = -(1 << 63)
 _POW10 = tuple(float(f"1e{k}") for k in range(309))
 
 
-class JsonError(ValueError):
+class JsonError(TouchstoneError, ValueError):
     """JSON text or a Python value that serde_json would not accept."""
 
 
@@ -322,6 +330,14 @@ def _dump(value: JSON, sort_keys: bool) -> str:
     return "".join(out)
 
 
+def frozen_object(value: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """A read-only view of a JSON object, for a frozen value's field (a copy of ``value``'s
+    top level; an already read-only view is returned as is)."""
+    if type(value) is MappingProxyType:
+        return value
+    return MappingProxyType(dict(value))
+
+
 def to_string(value: JSON) -> str:
     """Compact text of a ``serde_json::Value``: no whitespace, map keys sorted (JSON-WRITE-1)."""
     return _dump(value, sort_keys=True)
@@ -335,8 +351,9 @@ def to_string_ordered(value: JSON) -> str:
 
 def canonical(value: JSON) -> str:
     """Canonical JSON: every object's keys sorted by code point (= UTF-8 bytes),
-    arrays in order, compact (JSON-CANON-1)."""
-    return _dump(value, sort_keys=True)
+    arrays in order, compact (JSON-CANON-1).  The same text as :func:`to_string`
+    (serde_json's ``Value`` keeps its map sorted), under the name the digest rules use."""
+    return to_string(value)
 
 
 # --------------------------------------------------------------------------- validate

@@ -51,3 +51,44 @@ def test_parse_error_code_only_for_open() -> None:
     d: JSON = {"error": {"code": -32602, "message": "y"}}
     assert not outputs_match("mrtr.state.open", c, d)
     assert not outputs_match("mrtr.state.open", a, c)
+
+
+def _invalid_constraint(message: str) -> JSON:
+    return {"error": {"kind": "invalid_constraint", "message": message}}
+
+
+def test_hosted_compile_failure_compared_up_to_the_phrase() -> None:
+    """HARNESS-CMP-6: for scope.hosted_match the engine's explanation after `failed to compile`
+    is not compared; the pattern, the constraint name and the prefix are."""
+    op = "scope.hosted_match"
+    ours = _invalid_constraint('invalid capability constraint: regex "(" failed to compile: x')
+    theirs = _invalid_constraint(
+        'invalid capability constraint: regex "(" failed to compile: regex parse error: ...'
+    )
+    assert outputs_match(op, ours, theirs)
+    bare = _invalid_constraint('invalid capability constraint: regex "(" failed to compile')
+    assert outputs_match(op, ours, bare)
+    other_pattern = _invalid_constraint(
+        'invalid capability constraint: regex "((" failed to compile: x'
+    )
+    assert not outputs_match(op, ours, other_pattern)
+    deny = _invalid_constraint(
+        'invalid capability constraint: memory write deny pattern "(" failed to compile: x'
+    )
+    assert not outputs_match(op, ours, deny)
+    assert not outputs_match(op, ours, _invalid_constraint("invalid capability constraint: x"))
+
+
+def test_compile_failure_rule_is_scoped() -> None:
+    """HARNESS-CMP-6: the cut applies only to scope.hosted_match invalid_constraint messages;
+    a message without the phrase, another kind or another operation is compared whole."""
+    a = _invalid_constraint('regex "(" failed to compile: one')
+    b = _invalid_constraint('regex "(" failed to compile: two')
+    assert not outputs_match("scope.admit", a, b)
+    c: JSON = {"error": {"kind": "constraint_error", "message": "failed to compile: one"}}
+    d: JSON = {"error": {"kind": "constraint_error", "message": "failed to compile: two"}}
+    assert not outputs_match("scope.hosted_match", c, d)
+    assert not outputs_match(
+        "scope.hosted_match", _invalid_constraint("no phrase: a"), _invalid_constraint("no phrase")
+    )
+    assert not outputs_match("scope.hosted_match", a, {"matches": []})

@@ -19,6 +19,12 @@ def test_table_only_holds_known_operations() -> None:
     assert set(reference_operations()) <= known
 
 
+def test_hosted_match_is_served() -> None:
+    """HARNESS-OPS-4: the pinned second-wave operation scope.hosted_match is in the table."""
+    assert "scope.hosted_match" in PINNED_SECOND_WAVE
+    assert "scope.hosted_match" in reference_operations()
+
+
 def test_v1_names_are_the_pinned_twelve() -> None:
     """HARNESS-OPS-1: the pinned contract names twelve operations."""
     assert len(V1_OPERATIONS) == len(set(V1_OPERATIONS)) == 12

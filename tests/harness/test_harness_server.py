@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping
 
 from mcp_touchstone import serde_json
-from mcp_touchstone.harness import Operation
+from mcp_touchstone.harness import HarnessOperation
 from mcp_touchstone.harness._server import answer, serve
 from mcp_touchstone.serde_json import JSON
 
@@ -22,7 +22,7 @@ def _boom(raw: JSON) -> dict[str, JSON]:
     raise ZeroDivisionError("planted")
 
 
-OPS: Mapping[str, Operation] = {"t.echo": _echo, "t.boom": _boom}
+OPS: Mapping[str, HarnessOperation] = {"t.echo": _echo, "t.boom": _boom}
 
 
 def _lines(out: bytes) -> list[dict[str, JSON]]:
@@ -144,7 +144,7 @@ def _too_deep(raw: JSON) -> dict[str, JSON]:
 def test_output_that_is_not_json_text_is_errored_and_serving_goes_on() -> None:
     """HARNESS-MSG-5: an output that cannot be written as UTF-8 JSON (a lone surrogate, nesting
     past the writer's recursion) is errored for that case; the next request is still answered."""
-    ops: Mapping[str, Operation] = {"t.bad": _lone_surrogate, "t.deep": _too_deep, **OPS}
+    ops: Mapping[str, HarnessOperation] = {"t.bad": _lone_surrogate, "t.deep": _too_deep, **OPS}
     out = io.BytesIO()
     lines = [
         b'{"cmd":"run","seq":1,"case":{"operation":"t.bad","input":{}}}\n',

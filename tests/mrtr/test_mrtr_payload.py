@@ -190,11 +190,12 @@ _FIELD_TEXTS = st.sampled_from(
 @given(st.lists(_FIELD_TEXTS, max_size=6), st.sampled_from([b"", b" ", b" x", b","]))
 def test_fast_path_agrees_with_the_byte_reader(fields: list[bytes], tail: bytes) -> None:
     """MRTR-PAYLOAD-4, MRTR-PAYLOAD-6, MRTR-PAYLOAD-8: the C-speed path never changes a verdict."""
-    from mcp_touchstone.mrtr._payload import _Decoder
+    from mcp_touchstone.mrtr._payload import _build
+    from mcp_touchstone.mrtr._payload_reader import PayloadReader
 
     text = b"{" + b",".join(fields) + b"}" + tail
     try:
-        slow: StatePayload | None = _Decoder(text).payload()
+        slow: StatePayload | None = PayloadReader(text).payload(_build)
     except PayloadError:
         slow = None
     try:

@@ -20,6 +20,7 @@ from enum import Enum
 from typing import IO
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._vectors import Vector
 from mcp_touchstone.serde_json import JSON
@@ -66,7 +67,7 @@ class Report:
         return all(r.verdict is Verdict.PASS for r in self.results)
 
 
-class ProtocolError(RuntimeError):
+class ProtocolError(TouchstoneError, RuntimeError):
     """The implementation did not start or broke the harness protocol."""
 
 

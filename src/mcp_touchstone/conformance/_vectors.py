@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.serde_json import JSON
 
 FORMAT = "touchstone-vectors/1"
 _ID = re.compile(r"^(scope|vis|mrtr|json)-[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-class VectorError(ValueError):
+class VectorError(TouchstoneError, ValueError):
     """A vector file that is not well-formed; the message names the file and the place."""
 
 

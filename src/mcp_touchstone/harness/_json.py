@@ -7,7 +7,7 @@ check its serde_json re-serialization, on which ``MaxArgsSize`` and the MRTR bin
 from __future__ import annotations
 
 from mcp_touchstone import serde_json
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.serde_json import JSON
 
 
@@ -29,4 +29,4 @@ def json_to_string(raw: JSON) -> dict[str, JSON]:
     return {"string": out, "bytes": len(out.encode("utf-8"))}
 
 
-OPERATIONS: dict[str, Operation] = {"json.to_string": json_to_string}
+OPERATIONS: dict[str, HarnessOperation] = {"json.to_string": json_to_string}

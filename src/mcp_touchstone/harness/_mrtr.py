@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._serde import U64_MAX
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -23,10 +25,9 @@ from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, 
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
-_U64_MAX = (1 << 64) - 1
 
 
-class _BadInputError(ValueError):
+class _BadInputError(TouchstoneError, ValueError):
     """A ``case.input`` that does not have the operation's input shape."""
 
 
@@ -60,7 +61,7 @@ def _opt_str(obj: dict[str, JSON], key: str) -> str | None:
 
 def _uint(obj: dict[str, JSON], key: str) -> int:
     value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _U64_MAX:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= U64_MAX:
         raise _BadInputError(f"`{key}` must be a non-negative integer")
     return value
 
@@ -196,7 +197,7 @@ def _allows(raw: JSON) -> dict[str, JSON]:
     }
 
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, HarnessOperation] = {
     "mrtr.request_binding": _request_binding,
     "mrtr.input_responses_digest": _input_responses_digest,
     "mrtr.state.seal": _state_seal,

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.mrtr._context import Context
 from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
 from mcp_touchstone.mrtr._errors import RpcError
@@ -36,7 +37,7 @@ _CAPABILITY_NAMES = ("elicitation", "sampling", "roots")
 _METHODS = {kind.value: kind for kind in InputKind}
 
 
-class _BadInputError(ValueError):
+class _BadInputError(TouchstoneError, ValueError):
     """A ``case.input`` outside the operation's input shape."""
 
 
@@ -147,7 +148,7 @@ def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
     return steps
 
 
-class _ScriptEndedError(Exception):
+class _ScriptEndedError(TouchstoneError):
     """A script path ended without ``return`` or ``fail``."""
 
 

@@ -6,8 +6,13 @@ from collections.abc import Callable
 
 from mcp_touchstone.serde_json import JSON
 
-Operation = Callable[[JSON], dict[str, JSON]]
-"""A harness operation: raw ``case.input`` in, output object out; total (never raises)."""
+HarnessOperation = Callable[[JSON], dict[str, JSON]]
+"""A harness operation: raw ``case.input`` in, output object out; total (never raises).
+
+Named apart from scope's grant operation enum (``mcp_touchstone.scope.Operation``)."""
+
+Operation = HarnessOperation
+"""The former name of :data:`HarnessOperation`, kept so adapter modules importing it still work."""
 
 V1_OPERATIONS: tuple[str, ...] = (
     "scope.resolve_matching_grants",
@@ -25,5 +30,7 @@ V1_OPERATIONS: tuple[str, ...] = (
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
 
-PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round",)
-"""Operations pinned after v1 by their own contract (``shared/protocol/mrtr-round.md``)."""
+PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round", "scope.hosted_match")
+"""Operations pinned after v1: ``mrtr.round`` by its own contract
+(``shared/protocol/mrtr-round.md``), ``scope.hosted_match`` by the second-wave section of
+``harness-v1.md`` (HARNESS-OPS-3, HARNESS-OPS-4)."""

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 
 _ADAPTERS: Mapping[str, str] = MappingProxyType(
     {
@@ -25,6 +25,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "mrtr.round": "_mrtr",
         "mrtr.state.open": "_mrtr",
         "mrtr.state.seal": "_mrtr",
+        "scope.hosted_match": "_scope",
         "scope.resolve_capability_grants": "_scope",
         "scope.resolve_matching_grants": "_scope",
         "visibility.dispatch": "_visibility",
@@ -33,7 +34,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "visibility.match_uri_template": "_visibility",
     }
 )
-"""Operation name -> the ``mcp_touchstone.harness`` adapter module that serves it."""
+"""HarnessOperation name -> the ``mcp_touchstone.harness`` adapter module that serves it."""
 
 
 def adapter_modules() -> tuple[str, ...]:
@@ -41,20 +42,20 @@ def adapter_modules() -> tuple[str, ...]:
     return tuple(sorted(set(_ADAPTERS.values())))
 
 
-def _load(module: str) -> Mapping[str, Operation]:
-    ops: Mapping[str, Operation] = importlib.import_module(
+def _load(module: str) -> Mapping[str, HarnessOperation]:
+    ops: Mapping[str, HarnessOperation] = importlib.import_module(
         f"mcp_touchstone.harness.{module}"
     ).OPERATIONS
     return ops
 
 
-class _LazyOperations(Mapping[str, Operation]):
+class _LazyOperations(Mapping[str, HarnessOperation]):
     """A read-only operation table that imports an adapter on first use of one of its names."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, Mapping[str, Operation]] = {}
+        self._loaded: dict[str, Mapping[str, HarnessOperation]] = {}
 
-    def __getitem__(self, name: str) -> Operation:
+    def __getitem__(self, name: str) -> HarnessOperation:
         module = _ADAPTERS[name]
         ops = self._loaded.get(module)
         if ops is None:
@@ -69,6 +70,6 @@ class _LazyOperations(Mapping[str, Operation]):
 
 
 @cache
-def reference_operations() -> Mapping[str, Operation]:
+def reference_operations() -> Mapping[str, HarnessOperation]:
     """All operations the built-in reference implements, by name, in name order (HARNESS-OPS-2)."""
     return _LazyOperations()

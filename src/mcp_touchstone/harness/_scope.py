@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
@@ -79,7 +79,17 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     return _answer(raw, resolve_capability_grants)
 
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, HarnessOperation] = {
     "scope.resolve_matching_grants": op_resolve_matching_grants,
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }
+
+
+# -- Second wave (chio-hosted): scope.hosted_match --------------------------------------------
+# The adapter lives in _scope_hosted.py (it reuses _read_input and _matches above); this section
+# only registers it, so parallel edits to this file stay append-only.
+from mcp_touchstone.harness._scope_hosted import (  # noqa: E402 (registered after the helpers it reuses are defined)
+    OPERATIONS as _HOSTED_OPERATIONS,
+)
+
+OPERATIONS.update(_HOSTED_OPERATIONS)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
 from mcp_touchstone import __version__, serde_json
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.serde_json import JSON
 
 PROTOCOL_VERSION = 1
@@ -39,7 +39,7 @@ def _seq_of(request: dict[str, JSON]) -> int | None:
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
-def answer(line: bytes | str, operations: Mapping[str, Operation]) -> dict[str, JSON] | None:
+def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dict[str, JSON] | None:
     """The response to one request line, or ``None`` for ``stop`` (HARNESS-MSG-*)."""
     try:
         request = serde_json.from_str(line)
@@ -88,7 +88,7 @@ def _encode(response: dict[str, JSON]) -> bytes:
         return serde_json.to_string(fallback).encode("utf-8", "replace") + b"\n"
 
 
-def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operation]) -> int:
+def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, HarnessOperation]) -> int:
     """Answer each line of ``lines`` on ``out`` until ``stop``, the end of input, or the reader
     closing ``out`` (the runner is gone: as at end of input); return 0 (HARNESS-WIRE-2)."""
     for line in lines:
@@ -103,7 +103,7 @@ def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Operat
     return 0
 
 
-def main(operations: Mapping[str, Operation]) -> int:
+def main(operations: Mapping[str, HarnessOperation]) -> int:
     """Serve ``operations`` on this process's stdin and stdout."""
     if sys.stdin is None or sys.stdout is None:
         return 0  # A closed stdin is an empty input; a closed stdout, a reader already gone.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.harness._visibility_wire import (
     InputError,
     decode_catalog,
@@ -74,7 +74,7 @@ def _dispatch(raw: JSON) -> dict[str, JSON]:
     return encode_outcome(dispatch(catalog, request, version, policy))
 
 
-def _total(op: Callable[[JSON], dict[str, JSON]]) -> Operation:
+def _total(op: Callable[[JSON], dict[str, JSON]]) -> HarnessOperation:
     """Wrap ``op`` so that a malformed input becomes an ``invalid_input`` output."""
 
     def run(raw: JSON) -> dict[str, JSON]:
@@ -87,7 +87,7 @@ def _total(op: Callable[[JSON], dict[str, JSON]]) -> Operation:
     return run
 
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, HarnessOperation] = {
     "visibility.granted_scopes": _total(_granted_scopes),
     "visibility.is_visible": _total(_is_visible),
     "visibility.match_uri_template": _total(_match_uri_template),

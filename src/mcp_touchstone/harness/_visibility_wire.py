@@ -6,6 +6,8 @@ naming the offending place; the harness turns that into an ``invalid_input`` out
 
 from __future__ import annotations
 
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._serde import I64_MAX, I64_MIN
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._dispatch import (
     JSONRPC_VERSION,
@@ -21,11 +23,8 @@ from mcp_touchstone.visibility._dispatch import (
 from mcp_touchstone.visibility._identity import IDENTITY_KEY, Identity, identity_from_meta
 from mcp_touchstone.visibility._policy import ComponentKind, ProtocolVersion, Visibility
 
-_I64_MIN = -(1 << 63)
-_I64_MAX = (1 << 63) - 1
 
-
-class InputError(ValueError):
+class InputError(TouchstoneError, ValueError):
     """A harness input that does not have the pinned shape; the message names the place."""
 
 
@@ -146,7 +145,7 @@ def decode_request(value: JSON, version: ProtocolVersion) -> Request:
     ident = require_field(obj, "id", "input.request")
     if isinstance(ident, bool) or not isinstance(ident, int | str):
         raise InputError("input.request.id must be an integer or a string")
-    if isinstance(ident, int) and not _I64_MIN <= ident <= _I64_MAX:
+    if isinstance(ident, int) and not I64_MIN <= ident <= I64_MAX:
         raise InputError("input.request.id is out of the i64 range")
     method = require_string(require_field(obj, "method", "input.request"), "input.request.method")
     jsonrpc = JSONRPC_VERSION

@@ -11,6 +11,8 @@ for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``
 always arguments.
 """
 
+from typing import TYPE_CHECKING
+
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -44,12 +46,32 @@ from mcp_touchstone.mrtr._store import (
     Reservation,
     StoredResponse,
 )
-from mcp_touchstone.mrtr._wire import (
-    CreateMessageResult,
-    ElicitResult,
-    InputRequiredResult,
-    ListRootsResult,
+
+if TYPE_CHECKING:
+    from mcp_touchstone.mrtr._wire import (
+        CreateMessageResult,
+        ElicitResult,
+        InputRequiredResult,
+        ListRootsResult,
+    )
+
+_WIRE_MODELS = frozenset(
+    {"CreateMessageResult", "ElicitResult", "InputRequiredResult", "ListRootsResult"}
 )
+"""The pydantic wire models, imported on first use so that importing the core loads no
+pydantic (``tests/test_layering.py`` checks it)."""
+
+
+def __getattr__(name: str) -> object:
+    """Load a wire model (and pydantic) the first time one is asked for (PEP 562)."""
+    if name in _WIRE_MODELS:
+        from mcp_touchstone.mrtr import _wire
+
+        value = getattr(_wire, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "MRTR_METHODS",

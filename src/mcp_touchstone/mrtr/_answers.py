@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
 from mcp_touchstone.mrtr._requests import InputKind
@@ -26,7 +27,7 @@ _ACTIONS = ("accept", "cancel", "decline")
 _ROLES = ("user", "assistant")
 
 
-class AnswerError(ValueError):
+class AnswerError(TouchstoneError, ValueError):
     """An answer that does not deserialize as the kind's result type."""
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import binascii
 import re
 
+from mcp_touchstone._errors import TouchstoneError
+
 __all__ = ["B64Error", "b64url_decode", "b64url_encode"]
 
 _ALPHABET_RE = re.compile(r"[A-Za-z0-9_-]*")
@@ -25,7 +27,7 @@ _TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 _TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
 
 
-class B64Error(ValueError):
+class B64Error(TouchstoneError, ValueError):
     """Text that is not canonical unpadded base64url."""
 
 

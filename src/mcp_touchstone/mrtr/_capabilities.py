@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mcp_touchstone._serde import unexpected
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._serde import expecting_struct, invalid_length, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
-from mcp_touchstone.mrtr._requests import ElicitationMode, InputKind, InputRequest
+from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-class CapabilityError(ValueError):
+class CapabilityError(TouchstoneError, ValueError):
     """A capabilities value neva's typed parse would refuse."""
 
 
@@ -119,7 +120,8 @@ def _modes(value: JSON) -> ElicitationModes:
         return ElicitationModes(form=_declared(value.get("form")), url=_declared(value.get("url")))
     assert isinstance(value, list)
     if len(value) > 2:
-        raise CapabilityError("invalid length, expected struct ElicitationModes with 2 elements")
+        # The message is never shown: the untagged enum around it replaces it.
+        raise CapabilityError("invalid length, expected " + expecting_struct("ElicitationModes", 2))
     padded = [*value, None, None]
     return ElicitationModes(form=_declared(padded[0]), url=_declared(padded[1]))
 
@@ -151,14 +153,11 @@ def parse_capabilities(value: JSON) -> ClientMrtrCapabilities:
         # serde's sequence form of the struct: [elicitation, sampling, roots].
         if len(value) > 3:
             raise CapabilityError(
-                f"invalid length {len(value)}, expected struct ClientMrtrCapabilities "
-                "with 3 elements"
+                invalid_length(len(value), expecting_struct("ClientMrtrCapabilities", 3))
             )
         fields = [*value, None, None, None][:3]
     else:
-        raise CapabilityError(
-            f"invalid type: {unexpected(value)}, expected struct ClientMrtrCapabilities"
-        )
+        raise CapabilityError(invalid_type(value, "struct ClientMrtrCapabilities"))
     return ClientMrtrCapabilities(
         elicitation=_elicitation(fields[0]),
         sampling=_declared(fields[1]),

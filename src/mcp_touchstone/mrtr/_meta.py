@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -34,7 +35,7 @@ CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """The request ``_meta`` key holding the client's capabilities."""
 
 
-class MetaError(ValueError):
+class MetaError(TouchstoneError, ValueError):
     """A request ``_meta`` that neva's typed ``RequestParamsMeta`` parse refuses."""
 
 

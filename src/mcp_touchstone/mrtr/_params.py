@@ -11,6 +11,7 @@ reported, and a missing required field only after every present member read.
 
 from __future__ import annotations
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
@@ -32,7 +33,7 @@ _STRUCTS: dict[str, tuple[str, tuple[str, ...], frozenset[str], str]] = {
 }
 
 
-class _ParamsError(ValueError):
+class _ParamsError(TouchstoneError, ValueError):
     pass
 
 

@@ -5,16 +5,28 @@ Decoding mirrors neva's hand-written ``Deserialize``: absent or ``null`` params 
 ``{}`` and are then judged by the kind's own params type; an unknown method is refused
 by name; an elicitation is the URL variant exactly when ``mode`` is the string
 ``"url"``, and a ``mode`` that is present but not a string is an error.
+
+The types live in :mod:`mcp_touchstone.mrtr._input` (re-exported here), so the capability
+model can name them without importing this decoder, which reads request ``_meta``: the
+modules form a line ``_input`` <- ``_capabilities`` <- ``_meta`` <- ``_requests``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from typing import TypeVar
 
-from mcp_touchstone._serde import unexpected
+from mcp_touchstone._serde import (
+    I32_MAX,
+    I32_MIN,
+    USIZE_MAX,
+    expecting_struct,
+    fewer_elements,
+    invalid_length,
+    unexpected,
+)
+from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError
+from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
@@ -28,48 +40,6 @@ __all__ = [
 
 _T = TypeVar("_T")
 _MISSING: object = object()
-
-_I32_MIN = -(1 << 31)
-_I32_MAX = (1 << 31) - 1
-_USIZE_MAX = (1 << 64) - 1
-
-
-class InputRequestError(ValueError):
-    """An envelope neva would not decode as an ``InputRequest``."""
-
-
-class InputKind(Enum):
-    """The input kinds, by the JSON-RPC method that names them on the wire."""
-
-    ELICITATION = "elicitation/create"
-    SAMPLING = "sampling/createMessage"  # deprecated on arrival in MCP 2026-07-28
-    ROOTS = "roots/list"  # deprecated on arrival in MCP 2026-07-28
-
-
-class ElicitationMode(Enum):
-    """The two ``elicitation/create`` variants."""
-
-    FORM = "form"
-    URL = "url"
-
-
-@dataclass(frozen=True, slots=True)
-class InputRequest:
-    """A decoded envelope: its kind, its params object (``{}`` when it had none) and,
-    for an elicitation, its mode."""
-
-    kind: InputKind
-    params: JSON
-    mode: ElicitationMode | None = None
-
-    @property
-    def method(self) -> str:
-        """The JSON-RPC method the envelope carries."""
-        return self.kind.value
-
-    def to_json(self) -> dict[str, JSON]:
-        """The adjacent-tagged envelope, ``method`` first, ``params`` always written."""
-        return {"method": self.kind.value, "params": self.params}
 
 
 def _type_error(value: JSON, expected: str) -> InputRequestError:
@@ -126,7 +96,7 @@ def _is_str(value: JSON) -> bool:
 
 
 def _is_usize(value: JSON) -> bool:
-    return _is_int_in(value, 0, _USIZE_MAX)
+    return _is_int_in(value, 0, USIZE_MAX)
 
 
 def _is_f64(value: JSON) -> bool:
@@ -311,7 +281,7 @@ def _check_sampling(value: JSON) -> None:
             raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
     if "maxTokens" not in params:
         raise InputRequestError("missing field `maxTokens`")
-    if not _is_int_in(params["maxTokens"], _I32_MIN, _I32_MAX):
+    if not _is_int_in(params["maxTokens"], I32_MIN, I32_MAX):
         raise _type_error(params["maxTokens"], "i32")
     include = params.get("includeContext")
     if include is not None and include not in ("none", "thisServer", "allServers"):
@@ -336,11 +306,6 @@ def _check_sampling(value: JSON) -> None:
 def _check_roots(value: JSON) -> None:
     meta = _struct(value, "ListRootsRequestParams", ("_meta",)).get("_meta")
     if meta is not None:
-        from mcp_touchstone.mrtr._meta import (  # meta imports this module
-            MetaError,
-            parse_request_meta,
-        )
-
         try:
             parse_request_meta(meta)
         except MetaError as exc:
@@ -358,11 +323,9 @@ def decode_input_request(value: JSON) -> InputRequest:
     elif isinstance(value, list):
         # serde's sequence form of the envelope struct: [method, params?].
         if not value:
-            raise InputRequestError("invalid length 0, expected struct Envelope with 2 elements")
+            raise InputRequestError(invalid_length(0, expecting_struct("Envelope", 2)))
         if len(value) > 2:
-            raise InputRequestError(
-                f"invalid length {len(value)}, expected fewer elements in array"
-            )
+            raise InputRequestError(fewer_elements(len(value)))
         method = value[0]
         params = value[1] if len(value) == 2 else None
     else:

@@ -11,6 +11,10 @@ prefix, expected domain or pattern, so a constraint repeated across grants is de
 Every answer equals upstream's per-constraint walk: all of them are order-independent
 ``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
 value and the arguments.
+
+Length (~430 lines): one argument walk and the per-constraint verdicts it feeds (paths,
+domains, allowlists) share its caches; the Rust string semantics it used live in
+:mod:`mcp_touchstone._rust`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._rust import ascii_lower, rust_trim
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -39,14 +44,6 @@ __all__ = [
     "wildcard_matches",
 ]
 
-# Rust's char::is_whitespace (Unicode White_Space), which str::trim strips.  Python's
-# str.strip() would also strip U+001C..U+001F, which Rust keeps (SCOPE-DOM-2).
-_RUST_WHITESPACE: Final = (
-    "\t\n\x0b\x0c\r \x85\xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000"
-)
-_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _DOMAIN_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
 
 PATH_KEYS: Final = frozenset({"file", "filepath", "dir", "directory", "root", "cwd"})
@@ -57,16 +54,6 @@ AUDIENCE_KEYS: Final = frozenset(
 """Keys (ASCII-lowercased) whose values the audience allowlist reads."""
 MEMORY_STORE_KEYS: Final = frozenset({"store", "memory_store", "collection", "namespace"})
 """Keys (ASCII-lowercased) whose values the memory-store allowlist reads."""
-
-
-def ascii_lower(text: str) -> str:
-    """Rust's ``to_ascii_lowercase``: only ``A``-``Z`` change (no Unicode case mapping)."""
-    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-
-
-def rust_trim(text: str) -> str:
-    """Rust's ``str::trim``: strip Unicode White_Space from both ends."""
-    return text.strip(_RUST_WHITESPACE)
 
 
 # --------------------------------------------------------------------------- paths

@@ -6,6 +6,9 @@ express exactly: structs written as positional arrays (``[grants, resource_grant
 adjacently tagged enums whose ``type``/``value`` keys come in any order or as a two-element
 array, unit enums written as a single-key map (``{"invoke": null}``), and per-type unknown-key
 policies.  Every failure raises :class:`ScopeDecodeError` naming the offending place.
+
+Length (~500 lines): one decoder per Chio type, mirroring the type list of ``_types``; the
+shared serde forms and wording are in :mod:`mcp_touchstone._serde`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,16 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any, Final, TypeVar
 
-from mcp_touchstone._serde import invalid_type
+from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._serde import (
+    SerdeError,
+    fewer_elements,
+    integer_in,
+    invalid_type,
+    invalid_value,
+    missing_field,
+    sequence_fields,
+)
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -65,11 +77,8 @@ T = TypeVar("T")
 E = TypeVar("E", bound=Enum)
 R = TypeVar("R")
 
-_U32_MAX: Final = (1 << 32) - 1
-_U64_MAX: Final = (1 << 64) - 1
 
-
-class ScopeDecodeError(ValueError):
+class ScopeDecodeError(TouchstoneError, ValueError):
     """A JSON value that Chio's serde decoder would reject; ``where`` names the place."""
 
     def __init__(self, where: str, problem: str) -> None:
@@ -99,22 +108,20 @@ def _bool(value: JSON, where: str) -> bool:
     raise _invalid_type(where, value, "a boolean")
 
 
-def _unsigned(bits: int, name: str) -> Decoder:
-    limit = (1 << bits) - 1
-
+def _unsigned(name: str) -> Decoder:
     def decode(value: JSON, where: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _invalid_type(where, value, name)
-        if value < 0 or value > limit:
-            raise ScopeDecodeError(where, f"invalid value: integer `{value}`, expected {name}")
+        if not integer_in(value, name):
+            raise ScopeDecodeError(where, invalid_value(value, name))
         return value
 
     return decode
 
 
-_u32 = _unsigned(32, "u32")
-_u64 = _unsigned(64, "u64")
-_usize = _unsigned(64, "usize")
+_u32 = _unsigned("u32")
+_u64 = _unsigned("u64")
+_usize = _unsigned("usize")
 
 
 def _option(inner: Decoder) -> Decoder:
@@ -174,6 +181,8 @@ def _struct(
 ) -> Callable[[JSON, str], dict[str, Any]]:
     """A serde-derived struct decoder: a map by field name, or an array by position."""
     names = tuple(f for f, _, _ in fields)
+    decoders = {f: dec for f, dec, _ in fields}
+    defaulted = frozenset(f for f, _, d in fields if d is not _REQUIRED and d is not _OPTIONAL)
     expected_names = " or ".join(f"`{n}`" for n in names)
 
     def decode(value: JSON, where: str) -> dict[str, Any]:
@@ -189,7 +198,7 @@ def _struct(
                 if fname in value:
                     out[fname] = dec(value[fname], f"{where}.{fname}")
                 elif default is _REQUIRED:
-                    raise ScopeDecodeError(where, f"missing field `{fname}`")
+                    raise ScopeDecodeError(where, missing_field(fname))
                 elif default is _OPTIONAL:
                     out[fname] = None
                 else:
@@ -197,19 +206,19 @@ def _struct(
             return out
         if isinstance(value, list):
             if len(value) > len(fields):
-                raise ScopeDecodeError(
-                    where, f"invalid length {len(value)}, expected fewer elements in array"
-                )
-            for i, (fname, dec, default) in enumerate(fields):
-                if i < len(value):
-                    out[fname] = dec(value[i], f"{where}[{i}]")
-                elif default is _REQUIRED or default is _OPTIONAL:
-                    raise ScopeDecodeError(
-                        where,
-                        f"invalid length {len(value)}, expected struct {name} "
-                        f"with {len(fields)} elements",
-                    )
-                else:
+                # Checked before the elements, as this decoder always has; serde reads the
+                # elements first (an element's error would win). Unverified against Chio.
+                raise ScopeDecodeError(where, fewer_elements(len(value)))
+
+            def element(fname: str, i: int, item: JSON) -> None:
+                out[fname] = decoders[fname](item, f"{where}[{i}]")
+
+            try:
+                sequence_fields(value, name, names, defaulted, element)
+            except SerdeError as exc:
+                raise ScopeDecodeError(where, exc.message) from None
+            for fname, _, default in fields:
+                if fname not in out:
                     out[fname] = default
             return out
         raise _invalid_type(where, value, f"struct {name}")

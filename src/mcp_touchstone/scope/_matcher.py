@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_touchstone import serde_json
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
@@ -35,11 +36,14 @@ __all__ = [
     "MatchedGrant",
     "OutOfScope",
     "ScopeMatchError",
+    "check_arguments",
     "constraint_matches",
     "constraint_name",
     "grant_targets",
+    "rank",
     "resolve_capability_grants",
     "resolve_matching_grants",
+    "specificity",
 ]
 
 REFUSAL_PREFIX = "portable kernel cannot safely evaluate "
@@ -74,7 +78,7 @@ ScopeMatchError = OutOfScope | ConstraintError
 """The two error outcomes of the matcher (SCOPE-RES-5)."""
 
 
-class InvalidArgumentsError(ValueError):
+class InvalidArgumentsError(TouchstoneError, ValueError):
     """``arguments`` is not a JSON value serde_json could hold (API misuse, not an outcome)."""
 
 
@@ -123,12 +127,30 @@ def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
     )
 
 
+def specificity(grant: ToolGrant, tool_name: str, server_id: str) -> tuple[int, int, int]:
+    """The rank of a covering grant: ``(server_id == request, tool_name == request,
+    len(constraints))`` with the booleans as 0/1 (SCOPE-RANK-1).  Shared with the hosted
+    matcher, which counts constraints it does not check at this stage (SCOPE-HOSTED-RANK-1)."""
+    return (
+        int(grant.server_id == server_id),
+        int(grant.tool_name == tool_name),
+        len(grant.constraints),
+    )
+
+
 def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
     server_exact, tool_exact, constraint_count = match.specificity
     return (-server_exact, -tool_exact, -constraint_count, match.index)
 
 
-def _check_arguments(arguments: JSON) -> None:
+def rank(matches: list[MatchedGrant]) -> tuple[MatchedGrant, ...]:
+    """Sort by specificity, descending, then by ascending index (SCOPE-RANK-2)."""
+    matches.sort(key=_rank_key)
+    return tuple(matches)
+
+
+def check_arguments(arguments: JSON) -> None:
+    """Raise :class:`InvalidArgumentsError` unless serde_json could hold ``arguments``."""
     try:
         serde_json.validate(arguments, where="arguments")
     except serde_json.JsonError as exc:
@@ -153,19 +175,8 @@ def _resolve(
                 covered = False
                 break
         if covered:
-            matches.append(
-                MatchedGrant(
-                    index=index,
-                    grant=grant,
-                    specificity=(
-                        int(grant.server_id == server_id),
-                        int(grant.tool_name == tool_name),
-                        len(grant.constraints),
-                    ),
-                )
-            )
-    matches.sort(key=_rank_key)
-    return tuple(matches)
+            matches.append(MatchedGrant(index, grant, specificity(grant, tool_name, server_id)))
+    return rank(matches)
 
 
 def resolve_matching_grants(
@@ -182,7 +193,7 @@ def resolve_matching_grants(
 
     Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
     """
-    _check_arguments(arguments)
+    check_arguments(arguments)
     return _resolve(scope, tool_name, server_id, arguments)
 
 

@@ -3,6 +3,9 @@
 The field names follow Chio's own JSON keys.  Decoding from JSON lives in
 :mod:`mcp_touchstone.scope._decode`; nothing here parses or validates.
 Enums are plain :class:`enum.Enum` (not ``Literal``) so the proof tooling can target them.
+
+Length (~470 lines): one frozen dataclass per Chio constraint variant (25) plus the grants;
+splitting the variants from their union would only scatter a flat list.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ exactly as a nonexistent one.  The pure core:
   ``strict`` :class:`Profile`.
 """
 
+from mcp_touchstone._errors import RpcError
+from mcp_touchstone._rust import RUST_WHITE_SPACE, split_whitespace
 from mcp_touchstone.visibility._dispatch import (
     Catalog,
     Dispatched,
@@ -24,7 +26,6 @@ from mcp_touchstone.visibility._dispatch import (
     Profile,
     Refused,
     Request,
-    RpcError,
     StateVerifier,
     dispatch,
     filter_entries,
@@ -34,13 +35,11 @@ from mcp_touchstone.visibility._dispatch import (
 from mcp_touchstone.visibility._identity import (
     ANONYMOUS,
     IDENTITY_KEY,
-    RUST_WHITE_SPACE,
     Identity,
     IdentityClaims,
     granted_scopes,
     has_scopes,
     identity_from_meta,
-    split_whitespace,
 )
 from mcp_touchstone.visibility._meta import (
     SCOPES_KEY,

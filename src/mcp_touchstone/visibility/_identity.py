@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone._rust import split_whitespace
+from mcp_touchstone.serde_json import JSON, frozen_object
 
 IDENTITY_KEY = "io.turbomcp.internal/identity"
 """The request ``_meta`` key a transport writes the authenticated principal under."""
-
-RUST_WHITE_SPACE: frozenset[str] = frozenset(
-    "\t\n\x0b\x0c\r \x85\xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000"
-)
-"""Exactly the code points with the Unicode ``White_Space`` property, which Rust's
-``str::split_whitespace`` splits on (VIS-ID-3).  Unlike Python's ``str.split()`` this set
-does not contain U+001C..U+001F."""
-
-_WHITE_SPACE_RUN = re.compile("[" + "".join(sorted(RUST_WHITE_SPACE)) + "]+")
-
-
-def split_whitespace(text: str) -> tuple[str, ...]:
-    """Split ``text`` as Rust's ``str::split_whitespace`` does: on runs of White_Space code
-    points, with no empty pieces (VIS-ID-3)."""
-    return tuple(piece for piece in _WHITE_SPACE_RUN.split(text) if piece)
 
 
 class IdentityClaims(Protocol):
@@ -58,6 +41,9 @@ class Identity:
 
     subject: str | None
     claims: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "claims", frozen_object(self.claims))
 
     @staticmethod
     def bearer(subject: str, claims: Mapping[str, JSON] | None = None) -> Identity:

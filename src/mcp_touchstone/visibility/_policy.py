@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.serde_json import JSON, frozen_object
 from mcp_touchstone.visibility._identity import ANONYMOUS, IdentityClaims, has_scopes
 from mcp_touchstone.visibility._meta import declared_scopes_of, tags_of
 
@@ -48,6 +48,9 @@ class RequestContext:
     protocol_version: ProtocolVersion = ProtocolVersion.V2025_11_25
     identity: IdentityClaims = ANONYMOUS
     propagated_meta: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "propagated_meta", frozen_object(self.propagated_meta))
 
 
 @dataclass(frozen=True, slots=True)

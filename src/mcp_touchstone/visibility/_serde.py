@@ -11,17 +11,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from mcp_touchstone._serde import SerdeError, missing_field, sequence_fields
 from mcp_touchstone._serde import invalid_type as serde_invalid_type
 from mcp_touchstone.serde_json import JSON
 
-
-class SerdeError(Exception):
-    """A deserialization failure carrying serde_json's message text."""
-
-    def __init__(self, message: str) -> None:
-        """Record ``message``, the text ``serde_json::Error`` displays."""
-        super().__init__(message)
-        self.message = message
+__all__ = ["Field", "FieldKind", "SerdeError", "deserialize_struct", "invalid_type"]
 
 
 def invalid_type(value: JSON, expected: str) -> SerdeError:
@@ -81,18 +75,20 @@ def deserialize_struct(struct_name: str, fields: tuple[Field, ...], value: JSON)
                 out[key] = _field_value(field, item)
         for field in fields:
             if field.name not in out and not field.default:
-                raise SerdeError(f"missing field `{field.name}`")
+                raise SerdeError(missing_field(field.name))
         return out
     if isinstance(value, list):
-        expecting = f"struct {struct_name} with {len(fields)} element" + (
-            "" if len(fields) == 1 else "s"
+        by_name = {f.name: f for f in fields}
+
+        def element(name: str, _index: int, item: JSON) -> None:
+            out[name] = _field_value(by_name[name], item)
+
+        sequence_fields(
+            value,
+            struct_name,
+            tuple(f.name for f in fields),
+            frozenset(f.name for f in fields if f.default),
+            element,
         )
-        for index, field in enumerate(fields):
-            if index < len(value):
-                out[field.name] = _field_value(field, value[index])
-            elif not field.default:
-                raise SerdeError(f"invalid length {index}, expected {expecting}")
-        if len(value) > len(fields):
-            raise SerdeError(f"invalid length {len(value)}, expected fewer elements in array")
         return out
     raise invalid_type(value, f"struct {struct_name}")

@@ -1,9 +1,9 @@
 # This file is a data table: long case descriptions (E501), one-letter names for the
 # capability sets it repeats (N806) and a positional case() helper (PLR0917) keep it readable.
 # ruff: noqa: E501, N806, PLR0917
-"""Write ``conformance/vectors/mrtr/*.json`` from hand-stated cases (run: python tests/mrtr/gen_mrtr_vectors.py).
+"""The ``conformance/vectors/mrtr/*.json`` files from hand-stated cases (``make vectors``).
 
-Independence: this script never imports ``mcp_touchstone``. Expected outputs are written by
+Independence: this generator never imports ``mcp_touchstone``. Expected outputs are written by
 hand from the seed, ``shared/reference/neva.md`` and neva's unit tests; the only computed
 parts are tokens (ChaCha20-Poly1305 from ``cryptography`` over hand-written plaintext
 bytes, key = SHA-256(label || secret)) and hashes over hand-written canonical text.
@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
-from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-OUT = Path(__file__).resolve().parents[2] / "conformance" / "vectors" / "mrtr"
 LABEL = b"neva:mrtr:requestState:v1"
 NONCE = bytes(range(12))
 SECRET = b"secret-key"
@@ -98,7 +95,7 @@ def write(
         "notes": notes,
         "tests": tests,
     }
-    (OUT / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    _FILES[f"mrtr/{name}"] = doc
 
 
 def note(bug: str, text: str) -> dict[str, str]:
@@ -2435,8 +2432,13 @@ def allows_vectors() -> None:
     )
 
 
-if __name__ == "__main__":
-    OUT.mkdir(parents=True, exist_ok=True)
+_FILES: dict[str, dict[str, Any]] = {}
+"""The files being generated, filled by :func:`write` during :func:`files`."""
+
+
+def files() -> dict[str, dict[str, Any]]:
+    """Every ``mrtr/*.json`` vector file this generator writes, by path under the vector tree."""
+    _FILES.clear()
     binding_vectors()
     digest_vectors()
     seal_vectors()
@@ -2444,3 +2446,6 @@ if __name__ == "__main__":
     verify_vectors()
     capabilities_vectors()
     allows_vectors()
+    out = dict(_FILES)
+    _FILES.clear()
+    return out

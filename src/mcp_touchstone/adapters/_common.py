@@ -1,0 +1,185 @@
+"""What every adapter shares, SDK-free: the caller, the verdicts, the grant decision, and the
+probe that makes a hidden component answer with the host's own not-found (ADAPT-* rules of
+``spec/adapters.md``)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mcp_touchstone.scope import (
+    ChioScope,
+    ConstraintError,
+    InvalidArgumentsError,
+    OutOfScope,
+    resolve_capability_grants,
+)
+from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.visibility import (
+    ANONYMOUS,
+    ComponentKind,
+    Identity,
+    IdentityClaims,
+    ProtocolVersion,
+    RequestContext,
+    Visibility,
+    VisibilityPolicy,
+    VisibleComponent,
+)
+
+INSUFFICIENT_SCOPE = -32001
+"""The JSON-RPC code of a step-up refusal: a visible tool the caller's grants do not cover
+(ADAPT-GRANT-2).  Not an MCP-assigned code: the spec has none for a per-tool step-up."""
+
+
+class AccessTokenLike(Protocol):
+    """The fields of the SDKs' ``AccessToken`` that the default caller mapping reads."""
+
+    @property
+    def client_id(self) -> str: ...
+    @property
+    def scopes(self) -> list[str]: ...
+    @property
+    def subject(self) -> str | None: ...
+    @property
+    def claims(self) -> dict[str, Any] | None: ...
+
+
+def identity_from_token(token: AccessTokenLike | None) -> IdentityClaims:
+    """The visibility caller for an SDK access token (ADAPT-ID-1).
+
+    No token is :data:`~mcp_touchstone.visibility.ANONYMOUS`.  A token is a bearer whose subject
+    is the token's ``subject`` (else its ``client_id``) and whose ``scope`` claim is the
+    token's verified ``scopes`` joined by spaces; the token's other claims are kept, except
+    ``scope`` and ``scp``, which only the verified list may speak for.
+    """
+    if token is None:
+        return ANONYMOUS
+    claims: dict[str, JSON] = {
+        k: v for k, v in (token.claims or {}).items() if k not in ("scope", "scp")
+    }
+    claims["scope"] = " ".join(token.scopes)
+    subject = token.subject if token.subject is not None else token.client_id
+    return Identity.bearer(subject, claims)
+
+
+def revision(protocol_version: str | None) -> ProtocolVersion:
+    """The policy model's revision for a negotiated protocol version (ADAPT-ID-2).
+
+    The model speaks 2025-06-18, 2025-11-25 and 2026-07-28; an older handshake revision is
+    presented as 2025-06-18, an unknown newer one as 2026-07-28.
+    """
+    for known in ProtocolVersion:
+        if known.value == protocol_version:
+            return known
+    if protocol_version is not None and protocol_version > ProtocolVersion.V2026_07_28.value:
+        return ProtocolVersion.V2026_07_28
+    return ProtocolVersion.V2025_06_18
+
+
+_NO_META: Mapping[str, Any] = {}
+
+
+class Caller:
+    """Who is asking, on which revision: the :class:`RequestContext` a policy judges with."""
+
+    __slots__ = ("request",)
+
+    def __init__(self, identity: IdentityClaims, protocol_version: ProtocolVersion) -> None:
+        self.request = RequestContext(protocol_version, identity)
+
+    @property
+    def identity(self) -> IdentityClaims:
+        """The caller's identity."""
+        return self.request.identity
+
+    def sees(
+        self,
+        policy: VisibilityPolicy | None,
+        kind: ComponentKind,
+        ident: str,
+        meta: Mapping[str, Any] | None,
+    ) -> bool:
+        """Whether ``policy`` lets this caller see the component (no policy hides nothing).
+
+        The built-in :class:`Visibility` reads only the ``_meta`` and the request, so it is
+        asked directly, without building the component (the same verdict, as its
+        ``admits`` documents); any other policy gets the full :class:`VisibleComponent`.
+        """
+        if policy is None:
+            return True
+        if type(policy) is Visibility:
+            # An empty _meta carries no tag and declares no scope: the built-in policy shows it.
+            return not meta or policy.admits(meta, self.request)
+        return bool(policy(VisibleComponent(kind, ident, meta or _NO_META, self.request)))
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """The caller's scope covers the call."""
+
+
+@dataclass(frozen=True, slots=True)
+class Denied:
+    """The caller may see the tool but not call it: a step-up refusal (ADAPT-GRANT-2)."""
+
+    message: str
+    reason: str
+
+
+GrantsSource = Callable[[Any], ChioScope | None]
+"""A function from the host's request context to the caller's Chio scope (``None``: none)."""
+
+
+def decide_grant(
+    scope: ChioScope | None, tool: str, server_id: str, arguments: JSON
+) -> Granted | Denied:
+    """Chio's portable matcher on a ``tools/call`` (ADAPT-GRANT-1): granted when at least one
+    grant covers the call; otherwise denied, fail closed -- no scope, no covering grant, a
+    constraint the portable kernel refuses, or arguments it cannot read."""
+    message = f"insufficient_scope: the caller's capability grants do not authorize tool {tool}"
+    if scope is None:
+        return Denied(message, "no capability scope")
+    try:
+        result = resolve_capability_grants(scope, tool, server_id, arguments)
+    except InvalidArgumentsError as exc:
+        return Denied(message, str(exc))
+    if isinstance(result, OutOfScope):
+        return Denied(message, "out of scope")
+    if isinstance(result, ConstraintError):
+        return Denied(message, result.message)
+    return Granted()
+
+
+def step_up_data(method: str, name: str) -> dict[str, JSON]:
+    """The ``data`` of a step-up refusal: what to re-authorize for, never why it failed."""
+    return {"error": "insufficient_scope", "method": method, "name": name}
+
+
+def new_sentinel() -> str:
+    """A name no real component has: the not-found probe asks the host for it (ADAPT-VIS-3)."""
+    return f"touchstone-absent-{secrets.token_hex(12)}"
+
+
+def sentinel_uri(sentinel: str) -> str:
+    """A URI no resource or template of a real server answers to."""
+    return f"{sentinel}:absent"
+
+
+def rewrite(value: Any, sentinel: str, real: str) -> Any:
+    """``value`` with every occurrence of ``sentinel`` in its strings replaced by ``real``.
+
+    ``repr`` forms are replaced first, so a host that quotes names with ``repr`` answers the
+    real name quoted as it would quote it.
+    """
+    if isinstance(value, str):
+        return value.replace(repr(sentinel), repr(real)).replace(sentinel, real)
+    if isinstance(value, dict):
+        return {rewrite(k, sentinel, real): rewrite(v, sentinel, real) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rewrite(v, sentinel, real) for v in value]
+    if isinstance(value, tuple):
+        return tuple(rewrite(v, sentinel, real) for v in value)
+    return value

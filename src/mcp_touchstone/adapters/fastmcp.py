@@ -1,0 +1,220 @@
+"""``TouchstoneMiddleware``: turbomcp visibility and Chio grants as a FastMCP ``Middleware``
+(``spec/adapters.md``, ADAPT-*).
+
+FastMCP's list hooks see the components before pagination, and an exception raised in a call
+hook is answered by FastMCP's own error path; so a hidden component is refused by asking
+FastMCP for a component that does not exist and re-raising its answer with the real name, and
+the answer is FastMCP's own not-found, byte for byte.  A component's FastMCP ``tags`` count as
+``io.turbomcp/tags`` (merged after the ``_meta`` ones).
+
+Install it with :meth:`TouchstoneMiddleware.install` (or ``FastMCP(middleware=[...])`` and then
+``install``): that also closes the ``Mcp-Param-*`` header existence oracle, which runs before
+any middleware.  Unlike FastMCP's ``AuthMiddleware`` it enforces on every transport, stdio
+included, and its step-up refusal names no scope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fastmcp.server.middleware import Middleware, MiddlewareContext
+from mcp.shared.exceptions import MCPError
+
+from mcp_touchstone.adapters._common import (
+    INSUFFICIENT_SCOPE,
+    Caller,
+    Denied,
+    GrantsSource,
+    decide_grant,
+    identity_from_token,
+    new_sentinel,
+    revision,
+    rewrite,
+    sentinel_uri,
+    step_up_data,
+)
+from mcp_touchstone.visibility import (
+    TAGS_KEY,
+    ComponentKind,
+    IdentityClaims,
+    VisibilityPolicy,
+)
+
+__all__ = ["TouchstoneMiddleware"]
+
+CallNext = Callable[[MiddlewareContext[Any]], Any]
+
+
+def component_meta(component: Any) -> dict[str, Any]:
+    """The ``_meta`` a policy judges: the component's own, with its FastMCP ``tags`` appended
+    to ``io.turbomcp/tags`` (ADAPT-FMCP-2)."""
+    meta = dict(getattr(component, "meta", None) or {})
+    native = sorted(getattr(component, "tags", None) or ())
+    if native:
+        declared = meta.get(TAGS_KEY)
+        ours = [t for t in declared if isinstance(t, str)] if isinstance(declared, list) else []
+        meta[TAGS_KEY] = ours + [t for t in native if t not in ours]
+    return meta
+
+
+def _component_id(kind: ComponentKind, item: Any) -> str:
+    if kind is ComponentKind.RESOURCE:
+        return str(item.uri)
+    if kind is ComponentKind.RESOURCE_TEMPLATE:
+        return str(item.uri_template)
+    return str(item.name)
+
+
+def _rewritten(exc: BaseException, probe: str, real: str) -> BaseException:
+    if isinstance(exc, MCPError):
+        return MCPError(exc.code, rewrite(exc.message, probe, real), rewrite(exc.data, probe, real))
+    args = rewrite(exc.args, probe, real)
+    try:
+        return type(exc)(*args)
+    except Exception:
+        return RuntimeError(*args)
+
+
+class TouchstoneMiddleware(Middleware):
+    """Per-caller visibility (hidden == nonexistent) and Chio grant enforcement for FastMCP.
+
+    ``visibility`` is any :class:`~mcp_touchstone.visibility.VisibilityPolicy`; ``grants`` maps
+    the :class:`MiddlewareContext` to the caller's Chio scope; ``server_id`` is the server id
+    grants are matched against (default: the server's name); ``identity`` maps the context to
+    the visibility caller (default: the access token).
+    """
+
+    def __init__(
+        self,
+        *,
+        visibility: VisibilityPolicy | None = None,
+        grants: GrantsSource | None = None,
+        server_id: str | None = None,
+        identity: Callable[[MiddlewareContext[Any]], IdentityClaims] | None = None,
+    ) -> None:
+        self.visibility = visibility
+        self.grants = grants
+        self.server_id = server_id
+        self.identity = identity
+
+    def install(self, server: Any) -> Any:
+        """Add this middleware to the FastMCP ``server`` (unless already there) and close the
+        header existence oracle: the SDK then validates ``Mcp-Param-*`` headers against the
+        caller-scoped (filtered) ``tools/list`` instead of FastMCP's registration-time cache
+        (ADAPT-VIS-5).  Returns ``server``."""
+        if self not in server.middleware:
+            server.add_middleware(self)
+        if self.visibility is not None:
+            server._mcp_server.get_tool_input_schema = None
+        return server
+
+    # -- who is asking ----------------------------------------------------------------
+    def _caller(self, context: MiddlewareContext[Any]) -> Caller:
+        if self.identity is not None:
+            who = self.identity(context)
+        else:
+            from fastmcp.server.dependencies import get_access_token
+
+            who = identity_from_token(get_access_token())
+        fctx = context.fastmcp_context
+        request = None if fctx is None else fctx.request_context
+        return Caller(who, revision(getattr(request, "protocol_version", None)))
+
+    def _sees(self, caller: Caller, kind: ComponentKind, component: Any) -> bool:
+        ident = _component_id(kind, component)
+        return caller.sees(self.visibility, kind, ident, component_meta(component))
+
+    # -- lists ------------------------------------------------------------------------
+    async def _filtered(
+        self, context: MiddlewareContext[Any], call_next: CallNext, kind: ComponentKind
+    ) -> Sequence[Any]:
+        items: Sequence[Any] = await call_next(context)
+        if self.visibility is None:
+            return items
+        caller = self._caller(context)
+        return [item for item in items if self._sees(caller, kind, item)]
+
+    async def on_list_tools(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """``tools/list`` filtered per caller, before FastMCP paginates (ADAPT-VIS-1)."""
+        return await self._filtered(context, call_next, ComponentKind.TOOL)
+
+    async def on_list_prompts(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """``prompts/list`` filtered per caller (ADAPT-VIS-1)."""
+        return await self._filtered(context, call_next, ComponentKind.PROMPT)
+
+    async def on_list_resources(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """``resources/list`` filtered per caller (ADAPT-VIS-1)."""
+        return await self._filtered(context, call_next, ComponentKind.RESOURCE)
+
+    async def on_list_resource_templates(
+        self, context: MiddlewareContext[Any], call_next: CallNext
+    ) -> Any:
+        """``resources/templates/list`` filtered per caller (ADAPT-VIS-1)."""
+        return await self._filtered(context, call_next, ComponentKind.RESOURCE_TEMPLATE)
+
+    # -- calls ------------------------------------------------------------------------
+    async def _absent(
+        self, context: MiddlewareContext[Any], call_next: CallNext, field: str, real: str
+    ) -> Any:
+        """FastMCP's own answer for a component named ``real`` that does not exist."""
+        sentinel = new_sentinel()
+        probe = sentinel_uri(sentinel) if field == "uri" else sentinel
+        message = context.message.model_copy(update={field: probe})
+        try:
+            result = await call_next(context.copy(message=message))
+        except Exception as exc:
+            raise _rewritten(exc, probe, real) from None
+        return rewrite(result, probe, real)  # pragma: no cover - FastMCP raises for unknowns
+
+    async def on_call_tool(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """A hidden tool is FastMCP's unknown tool; a visible one the grants do not cover is a
+        step-up refusal (ADAPT-VIS-3, ADAPT-GRANT-1)."""
+        name = context.message.name
+        fctx = context.fastmcp_context
+        tool = None if fctx is None else await fctx.fastmcp.get_tool(name)
+        if tool is None:
+            return await call_next(context)
+        if not self._sees(self._caller(context), ComponentKind.TOOL, tool):
+            return await self._absent(context, call_next, "name", name)
+        if self.grants is not None and fctx is not None:
+            arguments = context.message.arguments or {}
+            verdict = decide_grant(
+                self.grants(context), name, self.server_id or fctx.fastmcp.name, arguments
+            )
+            if isinstance(verdict, Denied):
+                raise MCPError(
+                    INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
+                )
+        return await call_next(context)
+
+    async def on_get_prompt(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """A hidden prompt is FastMCP's unknown prompt (ADAPT-VIS-3)."""
+        name = context.message.name
+        fctx = context.fastmcp_context
+        prompt = None if fctx is None else await fctx.fastmcp.get_prompt(name)
+        if prompt is not None and not self._sees(
+            self._caller(context), ComponentKind.PROMPT, prompt
+        ):
+            return await self._absent(context, call_next, "name", name)
+        return await call_next(context)
+
+    async def on_read_resource(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """A hidden resource, or a URI served by a hidden template, is FastMCP's unknown
+        resource: the concrete resource first, else the template FastMCP would use
+        (ADAPT-VIS-2, ADAPT-VIS-3)."""
+        uri = str(context.message.uri)
+        fctx = context.fastmcp_context
+        if fctx is not None:
+            caller = self._caller(context)
+            resource = await fctx.fastmcp.get_resource(uri)
+            if resource is not None:
+                if not self._sees(caller, ComponentKind.RESOURCE, resource):
+                    return await self._absent(context, call_next, "uri", uri)
+            else:
+                template = await fctx.fastmcp.get_resource_template(uri)
+                if template is not None and not self._sees(
+                    caller, ComponentKind.RESOURCE_TEMPLATE, template
+                ):
+                    return await self._absent(context, call_next, "uri", uri)
+        return await call_next(context)

@@ -1,0 +1,58 @@
+"""The README's example: examples/server.py on a loopback port, driven by examples/client.py."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_example_server_and_client() -> None:
+    """The example shows hidden == nonexistent, a step-up, and a replayed final round."""
+    port = _free_port()
+    env = {**os.environ, "PORT": str(port)}
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "examples" / "server.py")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert server.poll() is None, "the example server exited"
+                assert time.monotonic() < deadline, "the example server did not start"
+                time.sleep(0.1)
+        client = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "client.py"), f"http://127.0.0.1:{port}/mcp"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    out = client.stdout
+    assert client.returncode == 0, client.stderr
+    assert "1. alice sees tools: ['add']" in out
+    assert "identical but for the name: True" in out
+    assert '"code":-32001' in out
+    assert out.count("(purge #1 on this server)") == 2

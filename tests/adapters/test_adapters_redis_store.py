@@ -1,0 +1,199 @@
+"""RedisRequestStateStore against a real redis-server (ADAPT-STORE-*)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_touchstone.adapters.redis_store import RedisRequestStateStore, ReservationTimeoutError
+from mcp_touchstone.mrtr._engine import dispatch
+from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, RequestStateStore, StoredResponse
+from tests.adapters import _redis_worker as worker
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = 1_000_000
+
+
+def _response(n: int) -> StoredResponse:
+    return StoredResponse.of({"jsonrpc": "2.0", "id": n, "result": {"n": n}})
+
+
+def test_implements_the_store_protocol(redis_client: Any) -> None:
+    """ADAPT-STORE-1: the round engine's RequestStateStore protocol, checked at runtime."""
+    assert isinstance(RedisRequestStateStore(redis_client), RequestStateStore)
+
+
+def test_get_answers_strictly_before_exp(redis_client: Any) -> None:
+    """ADAPT-STORE-2: an entry answers while ``exp > now``, never at ``exp``, and an expired one
+    found by ``get`` is deleted (neva's ``get``)."""
+    store = RedisRequestStateStore(redis_client)
+    far = int(time.time()) + 3600
+    store.put("k", _response(1), far)
+    assert store.get("k", far - 1) == _response(1)
+    assert store.get("k", far) is None
+    assert store.get("k", far - 1) is None  # the expired sighting deleted it
+
+
+def test_entries_expire_in_redis_at_the_state_exp(redis_client: Any) -> None:
+    """ADAPT-STORE-3: the Redis key itself expires at ``exp`` (nothing outlives the state)."""
+    store = RedisRequestStateStore(redis_client, prefix="p:")
+    exp = int(time.time()) + 100
+    store.put("k", _response(1), exp)
+    assert redis_client.expiretime("p:r:k") == exp
+    store.put("gone", _response(2), int(time.time()) - 5)
+    assert redis_client.get("p:r:gone") is None
+
+
+def test_replay_is_the_stored_response_with_the_new_id(redis_client: Any) -> None:
+    """ADAPT-STORE-2: what comes back is the stored text itself; the replay replaces the id."""
+    store = RedisRequestStateStore(redis_client)
+    store.put("k", _response(1), int(time.time()) + 60)
+    found = store.get("k", NOW)
+    assert found is not None
+    assert found.with_id(77) == {"jsonrpc": "2.0", "id": 77, "result": {"n": 1}}
+
+
+def test_reservation_excludes_a_second_holder(redis_client: Any) -> None:
+    """ADAPT-STORE-4: a reservation blocks another reservation of the same key until released."""
+    store = RedisRequestStateStore(redis_client)
+    order: list[str] = []
+    entered = threading.Event()
+
+    def second() -> None:
+        entered.wait()
+        with store.reserve("k"):
+            order.append("second")
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    with store.reserve("k"):
+        entered.set()
+        time.sleep(0.2)
+        order.append("first")
+    thread.join()
+    assert order == ["first", "second"]
+
+
+def test_reservations_of_other_keys_do_not_block(redis_client: Any) -> None:
+    """ADAPT-STORE-4: the lock is per key."""
+    store = RedisRequestStateStore(redis_client, lock_wait=0)
+    with store.reserve("a"), store.reserve("b"):
+        pass
+
+
+def test_reservation_wait_is_bounded(redis_client: Any) -> None:
+    """ADAPT-STORE-4: a key held past ``lock_wait`` raises ReservationTimeoutError naming it."""
+    store = RedisRequestStateStore(redis_client, lock_wait=0.05)
+    with store.reserve("k"), pytest.raises(ReservationTimeoutError, match="touchstone:mrtr:l:k"):
+        store.reserve("k").__enter__()
+
+
+def test_a_dead_holders_lock_expires(redis_client: Any) -> None:
+    """ADAPT-STORE-5: a holder that never releases (a crashed process) blocks only ``lock_ttl``."""
+    store = RedisRequestStateStore(redis_client, lock_ttl=0.1, lock_wait=2)
+    store.reserve("k").__enter__()  # never exited
+    started = time.monotonic()
+    with store.reserve("k"):
+        waited = time.monotonic() - started
+    assert 0.0 < waited < 2
+
+
+def test_release_is_token_checked(redis_client: Any) -> None:
+    """ADAPT-STORE-5: a holder whose lock expired cannot release the next holder's lock."""
+    store = RedisRequestStateStore(redis_client, lock_ttl=0.05, lock_wait=1)
+    first = store.reserve("k")
+    first.__enter__()
+    time.sleep(0.1)  # first's lock expires
+    with store.reserve("k"):
+        first.__exit__(None, None, None)  # late release: must not delete the second's lock
+        assert redis_client.get("touchstone:mrtr:l:k") is not None
+
+
+def test_bad_settings_are_refused(redis_client: Any) -> None:
+    """ADAPT-API-2: a non-positive lock_ttl is a clear ValueError."""
+    with pytest.raises(ValueError, match="lock_ttl"):
+        RedisRequestStateStore(redis_client, lock_ttl=0)
+
+
+def _mint(now: int) -> dict[str, Any]:
+    """Round one (no state yet, so no store is consulted): the retry's params."""
+    request: dict[str, Any] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "purge", "arguments": {}, "_meta": _meta()},
+    }
+    first = dispatch(
+        request,
+        worker.handler_for(_NullRedis()),
+        worker.config(),
+        now=now,
+        nonce=lambda: bytes(12),
+        store=InMemoryRequestStateStore(),
+    )
+    token = first.response["result"]["requestState"]  # type: ignore[index,call-overload]
+    return {
+        "name": "purge",
+        "arguments": {},
+        "_meta": _meta(),
+        "requestState": token,
+        "inputResponses": {"confirm": {"action": "accept", "content": {}}},
+    }
+
+
+def _meta() -> dict[str, Any]:
+    return {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    }
+
+
+class _NullRedis:
+    """Round one asks before it counts, so its counter calls are never reached."""
+
+    def incr(self, _key: str) -> None:  # pragma: no cover - not reached in round one
+        raise AssertionError("round one must not run past its question")
+
+
+def test_two_processes_retrying_one_final_round_run_the_handler_once(
+    redis_client: Any, redis_port: int
+) -> None:
+    """ADAPT-STORE-6: two server processes sharing one Redis receive the same final retry at
+    once; the handler and its commit run once, and both answer the same response up to the id."""
+    now = int(time.time())  # the Redis keys expire on the server's wall clock
+    params = json.dumps(_mint(now))
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.adapters._redis_worker",
+                str(redis_port),
+                str(i),
+                str(now),
+                params,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i in (10, 11)
+    ]
+    time.sleep(0.3)  # both processes are up and polling
+    redis_client.set("go", 1)
+    outs = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    assert int(redis_client.get("runs")) == 1
+    assert int(redis_client.get("commits")) == 1
+    assert sorted(o["replayed"] for o in outs) == [False, True]
+    first, second = (o["response"] for o in outs)
+    assert {first["id"], second["id"]} == {10, 11}
+    assert {**first, "id": 0} == {**second, "id": 0}
+    assert first["result"]["content"][0]["text"] == "done"
