@@ -219,6 +219,15 @@ _DECODER = _json.JSONDecoder(
 )
 
 
+_SERDE_WORDING = {
+    # Python's json says "Invalid control character at", which read "... at at line 1 ...".
+    "Invalid control character at": (
+        "control character (\\u0000-\\u001F) found while parsing a string"
+    ),
+}
+"""Python ``json`` messages reworded as serde_json words the same error."""
+
+
 def from_str(text: str | bytes) -> JSON:
     """Parse JSON text as ``serde_json::from_str::<Value>`` does, or raise :class:`JsonError`.
 
@@ -239,7 +248,8 @@ def from_str(text: str | bytes) -> JSON:
     except JsonError:
         raise
     except _json.JSONDecodeError as exc:
-        raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        message = _SERDE_WORDING.get(exc.msg, exc.msg)
+        raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
     if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep(text):
