@@ -621,8 +621,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "vis-segment-var-spans-slash",
             "visibility/_template.py",
-            '                seg_ends = seg_ends or _run_ends(uri, "/")\n',
-            '                seg_ends = seg_ends or _run_ends(uri, "\\n")\n',
+            '    allow = {_SEGMENT: every & ~masks["/"], _RESERVED: every & ~masks["\\n"]}\n',
+            '    allow = {_SEGMENT: every & ~masks["\\n"], _RESERVED: every & ~masks["\\n"]}\n',
             M + "visibility._template.uri_template_matches",
             "{v} runs to the end of the line, across '/'",
         ),
@@ -640,7 +640,7 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "vis-template-prefix-match",
             "visibility/_template.py",
-            "    return len(uri) in reachable\n",
+            "    return bool(reachable >> n & 1)\n",
             "    return bool(reachable)\n",
             M + "visibility._template.uri_template_matches",
             "a template matching a prefix of the URI accepts it",
