@@ -62,6 +62,7 @@ CH_SCOPE, CH_VIS, CH_MRTR = (
     "crosshair:proofs.contracts.visibility.",
     "crosshair:proofs.contracts.mrtr.",
 )
+CH_ADMIT, SCOPE_ADMIT = "crosshair:proofs.contracts.admission.", M + "scope._admission.admit"
 CH_ENGINE, Z_ENGINE = "crosshair:proofs.contracts.engine.", "z3:proofs.checks_engine:"
 Z_SCOPE, Z_VIS, Z_MRTR = (
     "z3:proofs.checks_scope:",
@@ -520,6 +521,50 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.path_prefix",
             "one fitting candidate is enough",
         ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ADMIT-NEVER-REFUSED",
+        "The admission loop never selects a refused candidate: a selected or pending candidate "
+        "passed the durable filter, governed, guard and runtime, and its budget authorized "
+        "(or asked for approval).",
+        ("SCOPE-ADMIT-2", "SCOPE-ADMIT-4", "SCOPE-ADMIT-5", "SCOPE-ADMIT-6"),
+        "crosshair",
+        (SCOPE_ADMIT,),
+        "up to 3 candidates, each any of the 64 stage-outcome combinations and 4 cost-cap shapes, "
+        "5 durable shapes (CrossHair; no counterexample within the budget)",
+        CH_ADMIT + "never_selects_a_refused_candidate",
+        ("scope-admit-*",),
+        Mutant(
+            "scope-admit-guard-denial-continues",
+            "scope/_admission.py",
+            "            if guard_denial is None:\n                guard_denial = candidate.guard\n            continue\n",
+            "            if guard_denial is None:\n                guard_denial = candidate.guard\n",
+            SCOPE_ADMIT,
+            "a guard denial is recorded but the candidate goes on to the budget",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ADMIT-PRECEDENCE",
+        "When every candidate is passed over, the deny is the first budget error if any, else the "
+        "first guard denial, else the first governed error (budget > guard > governed).",
+        ("SCOPE-ADMIT-7",),
+        "crosshair",
+        (SCOPE_ADMIT,),
+        "exhaustive (confirmed over all paths): every sequence of 1..3 passed-over candidates, "
+        "each a governed error, a guard denial or a released exhausted budget",
+        CH_ADMIT + "final_precedence",
+        ("scope-admit-*",),
+        Mutant(
+            "scope-admit-governed-before-guard",
+            "scope/_admission.py",
+            "    if guard_denial is not None:\n        return AdmissionDeny(guard, guard_denial, final)\n"
+            "    if governed_error is not None:\n        return AdmissionDeny(governed, governed_error, final)\n",
+            "    if governed_error is not None:\n        return AdmissionDeny(governed, governed_error, final)\n"
+            "    if guard_denial is not None:\n        return AdmissionDeny(guard, guard_denial, final)\n",
+            SCOPE_ADMIT,
+            "the final precedence puts a governed error ahead of a guard denial",
+        ),
+        expect="confirmed",
     ),
     # ------------------------------------------------------------------ visibility
     Prop(
