@@ -10,7 +10,9 @@ STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_PROOFS := $(VENV)/.stamp-proofs
 
-.PHONY: demo test slow bench vectors leak-matrix proofs proofs-mutants clean
+NODE_STAMP := tests/node/node_modules/.stamp
+
+.PHONY: demo test slow bench vectors leak-matrix audit-matrix node-deps proofs proofs-mutants clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,14 +41,14 @@ demo: $(STAMP_RUN)
 	$(BIN)/touchstone run
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
-test: $(STAMP_PROOFS)
+test: $(STAMP_PROOFS) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
-slow: $(STAMP_PROOFS)
+slow: $(STAMP_PROOFS) $(NODE_STAMP)
 	$(BIN)/pytest -q -m slow
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script).
@@ -58,8 +60,20 @@ vectors: $(STAMP_PROOFS)
 	$(BIN)/python -m conformance.vectorgen
 
 ## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
-leak-matrix: $(STAMP_DEV)
+leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
+
+## audit-matrix: audit every test server with `touchstone audit`, rewrite docs/audit-matrix.md (~1 min).
+audit-matrix: $(STAMP_DEV) $(NODE_STAMP)
+	$(BIN)/python -m tests.audit.audit_matrix > docs/audit-matrix.md
+
+## node-deps: the TypeScript SDK (npm @modelcontextprotocol/sdk) for the leak/audit matrices, from
+## tests/node/package-lock.json; re-run only when the lock file changes (stamp file).
+node-deps: $(NODE_STAMP)
+
+$(NODE_STAMP): tests/node/package-lock.json tests/node/package.json
+	cd tests/node && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 ## proofs: every named property (CrossHair gate + Z3 models tied to the code); records proofs/manifest.json.
 proofs: $(STAMP_PROOFS)
