@@ -8,10 +8,11 @@ BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
+STAMP_PROOFS := $(VENV)/.stamp-proofs
 
 NODE_STAMP := tests/node/node_modules/.stamp
 
-.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps clean
+.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps proofs proofs-mutants clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,12 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(STAMP_RUN)
 
+# The proof tools (pinned in the [proofs] extra): tests/proofs and the Z3 witness generator
+# import z3, so `make test` installs them too.
+$(STAMP_PROOFS): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,proofs]'
+	@touch $@
+
 $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $@
@@ -34,14 +41,14 @@ demo: $(STAMP_RUN)
 	$(BIN)/touchstone run
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
-test: $(STAMP_DEV) $(NODE_STAMP)
+test: $(STAMP_PROOFS) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
-	$(BIN)/mypy src tests
+	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
-slow: $(STAMP_DEV) $(NODE_STAMP)
+slow: $(STAMP_PROOFS) $(NODE_STAMP)
 	$(BIN)/pytest -q -m slow
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script);
@@ -52,7 +59,7 @@ bench: $(STAMP_BENCH)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 ## vectors: rewrite the generated vector files (conformance/vectorgen) and MANIFEST.json; tests check both.
-vectors: $(STAMP_DEV)
+vectors: $(STAMP_PROOFS)
 	$(BIN)/python -m conformance.vectorgen
 	$(BIN)/touchstone vectors manifest --vectors conformance/vectors
 
@@ -82,6 +89,15 @@ node-deps: $(NODE_STAMP)
 $(NODE_STAMP): tests/node/package-lock.json tests/node/package.json
 	cd tests/node && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
+
+## proofs: every named property (CrossHair gate + Z3 models tied to the code); records proofs/manifest.json.
+proofs: $(STAMP_PROOFS)
+	PYTHONHASHSEED=0 $(BIN)/python -m proofs.run --record
+	$(BIN)/pytest -q -m proof tests/proofs
+
+## proofs-mutants: plant each property's bug in a temporary copy of src/ and check it is caught.
+proofs-mutants: $(STAMP_PROOFS)
+	PYTHONHASHSEED=0 $(BIN)/python -m proofs.mutants --record
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

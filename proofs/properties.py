@@ -1,0 +1,936 @@
+# ruff: noqa: E501 - a data table: statements and the exact source texts of the planted bugs
+# read best unwrapped (a mutant's ``old`` must match the source byte for byte).
+"""The named properties: what each one states, which rules it proves, how it is checked,
+within what bound, which vectors witness it, and the planted bug it must catch.
+
+This table is the source of ``proofs/manifest.json`` (``python -m proofs.run --record`` and
+``python -m proofs.mutants --record`` add the last results and the catches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SRC = "src/mcp_touchstone/"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A planted bug: in ``file`` (under ``src/mcp_touchstone/``), ``old`` becomes ``new``
+    (``old`` must occur exactly once); ``function`` is the real function it breaks."""
+
+    id: str
+    file: str
+    old: str
+    new: str
+    function: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Budget:
+    """CrossHair's budget for one target: iterations, CPU seconds per condition and per path."""
+
+    iters: int = 50
+    cond_s: int = 6
+    path_s: int = 3
+
+
+@dataclass(frozen=True)
+class Prop:
+    """One named property."""
+
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    tool: str
+    targets: tuple[str, ...]
+    bound: str
+    check: str
+    """``crosshair:<module.function>`` or ``z3:<module>:<function>``."""
+    vectors: tuple[str, ...]
+    mutant: Mutant
+    expect: str = "clean"
+    """CrossHair only: ``confirmed`` (must be exhausted) or ``clean`` (no counterexample)."""
+    budget: Budget = field(default_factory=Budget)
+
+
+M = "mcp_touchstone."
+SM, SA = M + "scope._matcher.", M + "scope._arguments."
+CH_SCOPE, CH_VIS, CH_MRTR = (
+    "crosshair:proofs.contracts.scope.",
+    "crosshair:proofs.contracts.visibility.",
+    "crosshair:proofs.contracts.mrtr.",
+)
+CH_ADMIT, SCOPE_ADMIT = "crosshair:proofs.contracts.admission.", M + "scope._admission.admit"
+CH_ENGINE, Z_ENGINE = "crosshair:proofs.contracts.engine.", "z3:proofs.checks_engine:"
+Z_SCOPE, Z_VIS, Z_MRTR = (
+    "z3:proofs.checks_scope:",
+    "z3:proofs.checks_visibility:",
+    "z3:proofs.checks_mrtr:",
+)
+PATH_BOUND = (
+    "Z3: every raw path of 4 segment codes over '', '.', '..' and 8 names, either "
+    "absoluteness; tie: every candidate of <= 3 and prefix of <= 2 segments from "
+    "'', '.', '..', 'a', 'ab', 'a\\b', relative or absolute (44,548 pairs)"
+)
+GLOB_TIE = (
+    "tie: every pattern of <= 4 characters over 'a . * ?' against every candidate of <= 4 "
+    "characters over 'a . ?' (41,261 pairs)"
+)
+STR = "CrossHair bounded search over symbolic strings (no counterexample within the budget)"
+
+PROPERTIES: tuple[Prop, ...] = (
+    # ------------------------------------------------------------------ scope: resolution
+    Prop(
+        "PROOF-SCOPE-UNCOVERED",
+        "A grant whose server or tool pattern misses the call, or that lacks invoke, yields no match.",
+        ("SCOPE-RES-1", "SCOPE-RES-5"),
+        "crosshair",
+        (SM + "resolve_matching_grants", SM + "grant_targets"),
+        STR + "; any server, tool and request strings",
+        CH_SCOPE + "uncovering_grant_no_match",
+        ("scope-res-kani-uncovering-grant-empty", "scope-res-invoke-required"),
+        Mutant(
+            "scope-invoke-not-required",
+            "scope/_matcher.py",
+            "        and Operation.INVOKE in grant.operations\n",
+            "        and (Operation.INVOKE in grant.operations or bool(grant.operations) or True)\n",
+            SM + "grant_targets",
+            "the operations check is dropped",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-STAR",
+        "A lone */* invoke grant yields exactly one match, index 0, specificity (0, 0, 0).",
+        ("SCOPE-RANK-1", "SCOPE-RES-1"),
+        "crosshair",
+        (SM + "resolve_matching_grants",),
+        "exhaustive (CrossHair: confirmed over all paths) for every request server and tool other than '*'",
+        CH_SCOPE + "star_grant_single_zero_match",
+        ("scope-res-kani-wildcard-single-match",),
+        Mutant(
+            "scope-specificity-counts-wildcard",
+            "scope/_matcher.py",
+            "        int(grant.server_id == server_id),\n",
+            '        int(grant.server_id in (server_id, "*")),\n',
+            SM + "resolve_matching_grants",
+            "specificity scores 'a pattern matched' instead of 'the pattern is exact'",
+        ),
+        expect="confirmed",
+    ),
+    Prop(
+        "PROOF-SCOPE-REFUSAL",
+        "A refused constraint reached on a target grant aborts the call with its exact "
+        "ConstraintError, whatever matched before it or follows it.",
+        ("SCOPE-RES-4", "SCOPE-CON-2"),
+        "crosshair",
+        (SM + "resolve_matching_grants",),
+        "every one of the 16 refused kinds; symbolic server and tool strings; with and without an "
+        "earlier */* match, a later exact grant and a '*' target server",
+        CH_SCOPE + "refusal_on_target_aborts",
+        ("scope-res-refused-target-aborts-despite-wildcard", "scope-res-error-after-earlier-match"),
+        Mutant(
+            "scope-refusal-drops-grant",
+            "scope/_matcher.py",
+            "            if decide is None:\n                return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))\n            if not decide",
+            "            if decide is None:\n                covered = False\n                break\n            if not decide",
+            SM + "resolve_matching_grants",
+            "a refused constraint drops its grant instead of aborting",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-NONMATCH",
+        "Inserting a grant that does not target the call, even one carrying a refused "
+        "constraint, never changes the ranked answer.",
+        ("SCOPE-RES-2", "SCOPE-RES-1"),
+        "crosshair",
+        (SM + "resolve_matching_grants",),
+        STR + "; every refused kind, every insertion position 0..2",
+        CH_SCOPE + "non_target_grant_changes_nothing",
+        ("scope-res-refused-*-ignored",),
+        Mutant(
+            "scope-non-target-constraints-evaluated",
+            "scope/_matcher.py",
+            "        if not grant_targets(grant, tool_name, server_id):\n            continue\n",
+            "        if not grant_targets(grant, tool_name, server_id) and all(\n"
+            "            type(c) in deciders for c in grant.constraints\n        ):\n            continue\n",
+            SM + "resolve_matching_grants",
+            "constraints of non-target grants are evaluated (a refusal there aborts)",
+        ),
+    ),
+    # ------------------------------------------------------------------ scope: ranking
+    Prop(
+        "PROOF-SCOPE-RANK-TOTAL",
+        "The ranking is a strict total order: irreflexive, asymmetric, transitive, and total on "
+        "distinct indices; the real sort key orders every pair as the model does.",
+        ("SCOPE-RANK-2",),
+        "z3",
+        (SM + "_rank_key", SM + "resolve_matching_grants"),
+        "Z3: all keys (server_exact, tool_exact in {0,1}; constraints, index >= 0, unbounded); "
+        "tie: every pair of matches over {0,1}x{0,1}x{0..2} and index 0..2, and every scope of "
+        "<= 3 grants ('*' or exact server and tool, 0..2 constraints; 1,885 scopes)",
+        Z_SCOPE + "prop_rank_total",
+        ("scope-z3-rank-*", "scope-res-full-tie-keeps-order"),
+        Mutant(
+            "scope-rank-no-index-tiebreak",
+            "scope/_matcher.py",
+            "    return (-server_exact, -tool_exact, -constraint_count, match.index)\n",
+            "    return (-server_exact, -tool_exact, -constraint_count, 0)\n",
+            SM + "_rank_key",
+            "the key drops the index tie-break (not a total order)",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-RANK-EXACT",
+        "An exact server-and-tool match ranks ahead of every wildcard match whatever the "
+        "constraint counts; equal specificities rank by ascending index.",
+        ("SCOPE-RANK-1", "SCOPE-RANK-2"),
+        "z3",
+        (SM + "resolve_matching_grants",),
+        "Z3: all keys, constraint counts unbounded; tie: every scope of <= 3 grants as in "
+        "PROOF-SCOPE-RANK-TOTAL",
+        Z_SCOPE + "prop_rank_exact_first",
+        ("scope-z3-rank-*", "scope-res-exact-ahead-of-wildcard"),
+        Mutant(
+            "scope-rank-constraints-first",
+            "scope/_matcher.py",
+            "    return (-server_exact, -tool_exact, -constraint_count, match.index)\n",
+            "    return (-constraint_count, -server_exact, -tool_exact, match.index)\n",
+            SM + "resolve_matching_grants",
+            "constraint count outranks exactness",
+        ),
+    ),
+    # ------------------------------------------------------------------ scope: lengths
+    Prop(
+        "PROOF-SCOPE-MAXLEN",
+        "MaxLength holds when the limit equals the leaf's UTF-8 byte length and fails one below it.",
+        ("SCOPE-LEN-1",),
+        "crosshair",
+        (SA + "ArgumentFacts.max_length",),
+        STR
+        + " of <= 4 characters (any code point but surrogates); limit = size - 1, size, size + 1",
+        CH_SCOPE + "max_length_inclusive",
+        ("scope-len-len-*",),
+        Mutant(
+            "scope-maxlen-exclusive",
+            "scope/_arguments.py",
+            "        return self.longest_leaf <= limit\n",
+            "        return self.longest_leaf < limit\n",
+            SA + "ArgumentFacts.max_length",
+            "the limit is exclusive",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-MAXARGS",
+        "MaxArgsSize holds when the limit equals the compact rendering's byte length and fails one below it.",
+        ("SCOPE-LEN-3",),
+        "crosshair",
+        (SA + "ArgumentFacts.max_args_size",),
+        "CrossHair over every i64/u64 integer argument; limit = size - 1, size, size + 1",
+        CH_SCOPE + "max_args_size_inclusive",
+        ("scope-len-size-*",),
+        Mutant(
+            "scope-maxargs-exclusive",
+            "scope/_arguments.py",
+            "        return self.args_size <= limit\n",
+            "        return self.args_size < limit\n",
+            SA + "ArgumentFacts.max_args_size",
+            "the limit is exclusive",
+        ),
+    ),
+    # ------------------------------------------------------------------ scope: allowlists
+    Prop(
+        "PROOF-SCOPE-AUD-STRICT",
+        "An audience value passes iff it is an allowed string or a non-empty array of allowed "
+        "strings: null, [], booleans, numbers and mixed or null-holding arrays fail closed.",
+        ("SCOPE-ALLOW-2", "SCOPE-ALLOW-3"),
+        "crosshair",
+        (SA + "ArgumentFacts.audience_allowlist", SM + "resolve_matching_grants"),
+        "CrossHair over every value of the bounded alias null | bool | int | str | list of those "
+        "(no counterexample within the budget)",
+        CH_SCOPE + "audience_strict",
+        ("scope-allow-aud-null", "scope-allow-aud-*"),
+        Mutant(
+            "scope-audience-empty-array-passes",
+            "scope/_arguments.py",
+            "        if not _collect_strict(value, self.values) or len(self.values) == before:\n",
+            "        if not _collect_strict(value, self.values):\n",
+            SA + "ArgumentFacts.audience_allowlist",
+            "an empty array counts as 'nothing to check' (vacuous all)",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-AUD-ABSENT",
+        "With no audience key in the arguments the audience allowlist holds (absent allows).",
+        ("SCOPE-ALLOW-1", "SCOPE-ALLOW-3"),
+        "crosshair",
+        (SA + "ArgumentFacts.audience_allowlist",),
+        STR + " for the key; every value of the bounded alias",
+        CH_SCOPE + "absent_key_allows",
+        ("scope-allow-aud-absent",),
+        Mutant(
+            "scope-audience-absent-denies",
+            "scope/_arguments.py",
+            "        if not self.saw_relevant_key:\n            return True\n",
+            "        if not self.saw_relevant_key:\n            return False\n",
+            SA + "ArgumentFacts.audience_allowlist",
+            "an absent key fails closed too",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-STORE-STRICT",
+        "A memory-store value passes iff it is an allowed string or a non-empty array of allowed "
+        "strings; null under a store key fails closed rather than reading as absent.",
+        ("SCOPE-ALLOW-2", "SCOPE-ALLOW-3"),
+        "crosshair",
+        (SA + "ArgumentFacts.memory_store_allowlist",),
+        "CrossHair over every value of the bounded alias (no counterexample within the budget)",
+        CH_SCOPE + "store_strict",
+        ("scope-allow-mem-*", "scope-allow-upstream-mem-*"),
+        Mutant(
+            "scope-store-null-as-absent",
+            "scope/_arguments.py",
+            "                if memory_live and lowered in MEMORY_STORE_KEYS:\n",
+            "                if memory_live and lowered in MEMORY_STORE_KEYS and item is not None:\n",
+            SA + "ArgumentFacts.memory_store_allowlist",
+            "a null store value is read as an absent key",
+        ),
+    ),
+    # ------------------------------------------------------------------ scope: paths
+    Prop(
+        "PROOF-SCOPE-PATH-DESC",
+        "A normalized descendant of a path prefix (and the prefix itself) is under it.",
+        ("SCOPE-PATH-2", "SCOPE-PATH-4"),
+        "z3",
+        (SA + "path_has_prefix", SA + "normalize_path"),
+        PATH_BOUND,
+        Z_SCOPE + "prop_path_descendant",
+        ("scope-z3-path-descendant-*",),
+        Mutant(
+            "scope-path-equal-only",
+            "scope/_arguments.py",
+            "    return n <= len(segments) and segments[:n] == wanted\n",
+            "    return n == len(segments) and segments[:n] == wanted\n",
+            SA + "path_has_prefix",
+            "only the prefix itself is under the prefix",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-PATH-SIBLING",
+        "A sibling of a path prefix is not under it: neither p/../c nor the string-prefix sibling "
+        "(/data vs /database).",
+        ("SCOPE-PATH-4",),
+        "z3",
+        (SA + "path_has_prefix",),
+        PATH_BOUND + "; string-level: 12 string-prefix siblings",
+        Z_SCOPE + "prop_path_sibling",
+        ("scope-z3-path-sibling-*", "scope-z3-path-string-sibling-*"),
+        Mutant(
+            "scope-path-string-prefix",
+            "scope/_arguments.py",
+            "    return n <= len(segments) and segments[:n] == wanted\n",
+            '    return "/".join(segments).startswith("/".join(wanted))\n',
+            SA + "path_has_prefix",
+            "a string prefix test instead of a segment-wise one (/a admits /ab)",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-PATH-DOTDOT",
+        "A path whose '..' climbs above its start is under nothing and nothing is under it "
+        "(no clamping at the root).",
+        ("SCOPE-PATH-3", "SCOPE-PATH-4"),
+        "z3",
+        (SA + "path_has_prefix", SA + "normalize_path"),
+        PATH_BOUND,
+        Z_SCOPE + "prop_path_dotdot",
+        ("scope-z3-path-dotdot-*",),
+        Mutant(
+            "scope-path-clamp-at-root",
+            "scope/_arguments.py",
+            "            if not segments:\n                return None\n            segments.pop()\n",
+            "            if segments:\n                segments.pop()\n",
+            SA + "normalize_path",
+            "'..' at the root is clamped instead of failing",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-PATH-NORMAL",
+        "A normalized path holds no empty, '.' or '..' segment and no separator, and keeps its "
+        "input's absoluteness.",
+        ("SCOPE-PATH-2",),
+        "crosshair",
+        (SA + "normalize_path",),
+        STR + " of <= 8 characters",
+        CH_SCOPE + "normalized_segments_clean",
+        ("scope-path-*",),
+        Mutant(
+            "scope-path-keeps-dot",
+            "scope/_arguments.py",
+            '        if segment in ("", "."):\n            continue\n        if segment == "..":\n            if not segments:',
+            '        if segment == "":\n            continue\n        if segment == "..":\n            if not segments:',
+            SA + "normalize_path",
+            "'.' segments are kept",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-PATH-ABS",
+        "An absolute path is never under a relative prefix, nor a relative path under an absolute one.",
+        ("SCOPE-PATH-4",),
+        "crosshair",
+        (SA + "path_has_prefix",),
+        STR,
+        CH_SCOPE + "absolute_never_under_relative",
+        ("scope-path-*",),
+        Mutant(
+            "scope-path-ignores-absoluteness",
+            "scope/_arguments.py",
+            "    if candidate is None or prefix is None or candidate[0] != prefix[0]:\n",
+            "    if candidate is None or prefix is None:\n",
+            SA + "path_has_prefix",
+            "absoluteness is not compared",
+        ),
+    ),
+    # ------------------------------------------------------------------ scope: globs
+    Prop(
+        "PROOF-SCOPE-GLOB-EQUIV",
+        "The backtracking wildcard_matches decides exactly the regular language of the glob "
+        "('*' any run, dots included); runs of stars mean one star.",
+        ("SCOPE-DOM-5",),
+        "z3",
+        (SA + "wildcard_matches",),
+        "Z3: star-collapse equivalence for every pattern of <= 4 characters over 'a . *', all "
+        "candidate strings; " + GLOB_TIE,
+        Z_SCOPE + "prop_glob_equiv",
+        ("scope-z3-glob-*",),
+        Mutant(
+            "scope-glob-latest-piece",
+            "scope/_arguments.py",
+            "        found = candidate.find(piece, at, end)\n",
+            "        found = candidate.rfind(piece, at, end)\n",
+            SA + "wildcard_matches",
+            "a middle piece is placed at its latest occurrence (loses matches)",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-GLOB-SUBDOMAIN",
+        "A '*.D' domain glob admits every subdomain L.D (L non-empty) and never the base domain D.",
+        ("SCOPE-DOM-4", "SCOPE-DOM-5"),
+        "z3",
+        (SA + "wildcard_matches",),
+        "Z3: every label string L (unbounded) for every D of <= 3 characters over 'a b .' not "
+        "starting or ending with '.'; " + GLOB_TIE,
+        Z_SCOPE + "prop_glob_subdomain",
+        ("scope-z3-glob-subdomain-*", "scope-z3-glob-apex-*"),
+        Mutant(
+            "scope-glob-admits-apex",
+            "scope/_arguments.py",
+            '    pieces = pattern.split("*")\n',
+            '    if pattern.startswith("*.") and candidate == pattern[2:]:\n'
+            "        return True\n"
+            '    pieces = pattern.split("*")\n',
+            SA + "wildcard_matches",
+            "'*.example.com' also admits example.com",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-GLOB-TRAILDOT",
+        "A domain glob ending in '.' matches no domain candidate (candidates are normalized "
+        "without a trailing dot; the pattern is not).",
+        ("SCOPE-DOM-2", "SCOPE-DOM-4"),
+        "z3",
+        (SA + "wildcard_matches", SA + "parse_domain"),
+        "Z3: every pattern of <= 4 characters over 'a . *' ending in '.', all strings not ending "
+        "in '.'; tie: parse_domain on every leaf of <= 5 characters over 'a . B / : space' "
+        "(9,331 leaves), and " + GLOB_TIE,
+        Z_SCOPE + "prop_glob_trailing_dot",
+        ("scope-z3-glob-trailing-dot-*", "scope-dom-glob-trailing-dot-pattern"),
+        Mutant(
+            "scope-domain-keeps-trailing-dot",
+            "scope/_arguments.py",
+            '    host = authority.partition(":")[0].strip(".")\n    normalized = normalize_domain(host)\n',
+            '    host = authority.partition(":")[0].lstrip(".")\n    normalized = ascii_lower(rust_trim(host).lstrip("."))\n',
+            SA + "parse_domain",
+            "a candidate keeps its trailing dot",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-GLOB-LITERAL",
+        "A glob without '*' matches only itself: '?' and every other character are literal.",
+        ("SCOPE-DOM-5",),
+        "z3",
+        (SA + "wildcard_matches",),
+        "Z3: every star-free pattern of <= 3 characters over 'a . ?', all candidate strings; "
+        + GLOB_TIE,
+        Z_SCOPE + "prop_glob_literal",
+        ("scope-z3-glob-literal-*",),
+        Mutant(
+            "scope-glob-question-wildcard",
+            "scope/_arguments.py",
+            "    if len(pieces) == 1:\n        return pattern == candidate\n",
+            "    if len(pieces) == 1:\n        return len(pattern) == len(candidate) and all(\n"
+            '            p in (c, "?") for p, c in zip(pattern, candidate, strict=True)\n        )\n',
+            SA + "wildcard_matches",
+            "'?' matches any one character",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ALL-NONEMPTY",
+        "PathPrefix, DomainExact and DomainGlob fail when the arguments hold no candidate (never "
+        "vacuously true).",
+        ("SCOPE-PATH-5", "SCOPE-DOM-3", "SCOPE-DOM-4"),
+        "z3",
+        (
+            SA + "ArgumentFacts.path_prefix",
+            SA + "ArgumentFacts.domain_glob",
+            SA + "ArgumentFacts.domain_exact",
+        ),
+        "Z3: quantified form equals the unrolled one for n = 0..8, empty never passes, for all n; "
+        "tie: every candidate list of <= 3 from 5 paths and from 4 domains (241 lists) and 5 "
+        "candidate-free arguments",
+        Z_SCOPE + "prop_all_nonempty",
+        ("scope-z3-all-empty-*", "scope-path-no-candidate"),
+        Mutant(
+            "scope-glob-vacuous",
+            "scope/_arguments.py",
+            "            verdict = bool(domains) and all(wildcard_matches(lowered, d) for d in domains)\n",
+            "            verdict = all(wildcard_matches(lowered, d) for d in domains)\n",
+            SA + "ArgumentFacts.domain_glob",
+            "DomainGlob holds vacuously with no candidate",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ALL-EVERY",
+        "PathPrefix, DomainExact and DomainGlob hold only when every candidate fits: one bad "
+        "candidate among good ones rejects.",
+        ("SCOPE-PATH-5", "SCOPE-DOM-3", "SCOPE-DOM-4"),
+        "z3",
+        (
+            SA + "ArgumentFacts.path_prefix",
+            SA + "ArgumentFacts.domain_glob",
+            SA + "ArgumentFacts.domain_exact",
+        ),
+        "Z3: one failing index rejects, for all n; tie as in PROOF-SCOPE-ALL-NONEMPTY",
+        Z_SCOPE + "prop_all_every",
+        ("scope-z3-all-mixed-*",),
+        Mutant(
+            "scope-path-any-candidate",
+            "scope/_arguments.py",
+            "            verdict = bool(candidates) and all(\n",
+            "            verdict = bool(candidates) and any(\n",
+            SA + "ArgumentFacts.path_prefix",
+            "one fitting candidate is enough",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ADMIT-NEVER-REFUSED",
+        "The admission loop never selects a refused candidate: a selected or pending candidate "
+        "passed the durable filter, governed, guard and runtime, and its budget authorized "
+        "(or asked for approval).",
+        ("SCOPE-ADMIT-2", "SCOPE-ADMIT-4", "SCOPE-ADMIT-5", "SCOPE-ADMIT-6"),
+        "crosshair",
+        (SCOPE_ADMIT,),
+        "up to 3 candidates, each any of the 64 stage-outcome combinations and 4 cost-cap shapes, "
+        "5 durable shapes (CrossHair; no counterexample within the budget)",
+        CH_ADMIT + "never_selects_a_refused_candidate",
+        ("scope-admit-*",),
+        Mutant(
+            "scope-admit-guard-denial-continues",
+            "scope/_admission.py",
+            "            if guard_denial is None:\n                guard_denial = candidate.guard\n            continue\n",
+            "            if guard_denial is None:\n                guard_denial = candidate.guard\n",
+            SCOPE_ADMIT,
+            "a guard denial is recorded but the candidate goes on to the budget",
+        ),
+    ),
+    Prop(
+        "PROOF-SCOPE-ADMIT-PRECEDENCE",
+        "When every candidate is passed over, the deny is the first budget error if any, else the "
+        "first guard denial, else the first governed error (budget > guard > governed).",
+        ("SCOPE-ADMIT-7",),
+        "crosshair",
+        (SCOPE_ADMIT,),
+        "exhaustive (confirmed over all paths): every sequence of 1..3 passed-over candidates, "
+        "each a governed error, a guard denial or a released exhausted budget",
+        CH_ADMIT + "final_precedence",
+        ("scope-admit-*",),
+        Mutant(
+            "scope-admit-governed-before-guard",
+            "scope/_admission.py",
+            "    if guard_denial is not None:\n        return AdmissionDeny(guard, guard_denial, final)\n"
+            "    if governed_error is not None:\n        return AdmissionDeny(governed, governed_error, final)\n",
+            "    if governed_error is not None:\n        return AdmissionDeny(governed, governed_error, final)\n"
+            "    if guard_denial is not None:\n        return AdmissionDeny(guard, guard_denial, final)\n",
+            SCOPE_ADMIT,
+            "the final precedence puts a governed error ahead of a guard denial",
+        ),
+        expect="confirmed",
+    ),
+    # ------------------------------------------------------------------ visibility
+    Prop(
+        "PROOF-VIS-LIST-ABSENT",
+        "A hidden component is absent from its list for every list method, protocol revision and "
+        "profile; visible ones stay, in order.",
+        ("VIS-LIST-1", "VIS-LIST-3", "VIS-PROP-1"),
+        "crosshair",
+        (M + "visibility._dispatch.dispatch", M + "visibility._hiddenness.filter_entries"),
+        "exhaustive (confirmed over all paths): 4 list methods x 3 revisions x 2 profiles x 2 orders",
+        CH_VIS + "hidden_absent_from_lists",
+        ("vis-dispatch-tag-hides-from-list", "vis-dispatch-*-filtered"),
+        Mutant(
+            "vis-prompts-unfiltered",
+            "visibility/_hiddenness.py",
+            "        return tuple(e for e in items if policy.admits(e.meta, ctx))\n",
+            "        return tuple(\n            e for e in items if policy.admits(e.meta, ctx) or kind is ComponentKind.PROMPT\n        )\n",
+            M + "visibility._hiddenness.filter_entries",
+            "prompt lists are not filtered",
+        ),
+        expect="confirmed",
+    ),
+    Prop(
+        "PROOF-VIS-CALL-REFUSAL",
+        "Calling a hidden component answers exactly the refusal a nonexistent one gets, for every "
+        "call method, revision, profile and id type; in the strict profile a nonexistent one gets "
+        "that same answer.",
+        ("VIS-REFUSE-1", "VIS-REFUSE-2", "VIS-REFUSE-3", "VIS-PROP-1", "VIS-STRICT-2"),
+        "crosshair",
+        (M + "visibility._dispatch.dispatch", M + "visibility._hiddenness.is_hidden"),
+        "exhaustive (confirmed over all paths): 3 call methods x 3 revisions x 2 profiles x 2 id types",
+        CH_VIS + "hidden_refused_as_nonexistent",
+        ("vis-dispatch-hidden-*", "vis-dispatch-parse-hidden-same-as-unknown"),
+        Mutant(
+            "vis-hidden-forbidden",
+            "visibility/_dispatch.py",
+            "        if is_hidden(catalog, policy, kind, key, ctx, profile=profile):\n            return refusal(kind, key, request.id, version)\n",
+            "        if is_hidden(catalog, policy, kind, key, ctx, profile=profile):\n"
+            '            return Refused(error_response(request.id, RpcError(-32603, "forbidden")))\n',
+            M + "visibility._dispatch.dispatch",
+            "a hidden component answers 'forbidden', which tells it exists",
+        ),
+        expect="confirmed",
+    ),
+    Prop(
+        "PROOF-VIS-BARE",
+        "The bare policy Visibility() hides nothing, whatever tags and scopes a component "
+        "declares and whoever asks.",
+        ("VIS-POL-1",),
+        "crosshair",
+        (M + "visibility._policy.Visibility.is_visible",),
+        "CrossHair over every component kind, symbolic tag and scope lists and subject "
+        "(no counterexample within the budget)",
+        CH_VIS + "bare_policy_hides_nothing",
+        ("vis-visible-bare-policy",),
+        Mutant(
+            "vis-scope-check-always-on",
+            "visibility/_policy.py",
+            "        if self.declared_scopes:\n",
+            "        if self.declared_scopes or not self.hidden_tags:\n",
+            M + "visibility._policy.Visibility.is_visible",
+            "the declared-scope check runs without being switched on",
+        ),
+    ),
+    Prop(
+        "PROOF-VIS-EMPTY-SCOPES",
+        "An empty scope requirement is met by every caller, anonymous included.",
+        ("VIS-ID-4", "VIS-POL-3"),
+        "crosshair",
+        (M + "visibility._identity.has_scopes", M + "visibility._policy.Visibility.is_visible"),
+        "exhaustive (confirmed over all paths): every kind, subject present or not, any scope claim",
+        CH_VIS + "empty_scope_requirement_met",
+        ("vis-visible-undeclared-empty-scope", "vis-visible-undeclared-anonymous"),
+        Mutant(
+            "vis-anonymous-never-has-scopes",
+            "visibility/_identity.py",
+            "    needed = tuple(required)\n    if not needed:\n        return True\n",
+            "    needed = tuple(required)\n    if identity.subject is None:\n        return False\n    if not needed:\n        return True\n",
+            M + "visibility._identity.has_scopes",
+            "an anonymous caller never meets a requirement, even an empty one",
+        ),
+        expect="confirmed",
+    ),
+    Prop(
+        "PROOF-VIS-TPL-SEGMENT",
+        "A {v} variable never matches across '/': no URI a template L{v}R accepts has a '/' "
+        "between L and R.",
+        ("VIS-TPL-1",),
+        "z3",
+        (
+            M + "visibility._template.uri_template_matches",
+            M + "visibility._template.match_uri_template",
+        ),
+        "Z3: every L, R of <= 2 characters over 'a /', all URI strings; tie: 182 templates (one or "
+        "two variables, {v} and {+v}) against every URI of <= 4 characters over 'a / newline' "
+        "(121 URIs)",
+        Z_VIS + "prop_template_segment",
+        ("vis-tpl-segment-stops-at-slash", "vis-tpl-z3-segment-*"),
+        Mutant(
+            "vis-segment-var-spans-slash",
+            "visibility/_template.py",
+            '    allow = {_SEGMENT: every & ~masks["/"], _RESERVED: every & ~masks["\\n"]}\n',
+            '    allow = {_SEGMENT: every & ~masks["\\n"], _RESERVED: every & ~masks["\\n"]}\n',
+            M + "visibility._template.uri_template_matches",
+            "{v} runs to the end of the line, across '/'",
+        ),
+    ),
+    Prop(
+        "PROOF-VIS-TPL-ANCHORED",
+        "The template matcher is anchored: an accepted URI starts with the template's leading "
+        "literal and ends with its trailing one, and must be consumed whole.",
+        ("VIS-TPL-3",),
+        "z3",
+        (M + "visibility._template.uri_template_matches",),
+        "Z3: every template of the bound, all URI strings; tie as in PROOF-VIS-TPL-SEGMENT",
+        Z_VIS + "prop_template_anchored",
+        ("vis-tpl-anchored-start", "vis-tpl-anchored-end", "vis-tpl-z3-anchored-*"),
+        Mutant(
+            "vis-template-prefix-match",
+            "visibility/_template.py",
+            "    return bool(reachable >> n & 1)\n",
+            "    return bool(reachable)\n",
+            M + "visibility._template.uri_template_matches",
+            "a template matching a prefix of the URI accepts it",
+        ),
+    ),
+    # ------------------------------------------------------------------ MRTR
+    Prop(
+        "PROOF-MRTR-ROUNDTRIP",
+        "open(seal(p)) = p: under an ideal AEAD the sealed payload is recovered, and the real codec "
+        "returns every payload it sealed.",
+        ("MRTR-TOKEN-1", "MRTR-TOKEN-3", "MRTR-PAYLOAD-1"),
+        "z3",
+        (M + "mrtr._state.seal", M + "mrtr._state.open_state"),
+        "Z3: all keys, nonces, headers and plaintexts (ideal AEAD as uninterpreted functions); tie: "
+        "24 payloads x 2 keyrings (a rotated kid included)",
+        Z_MRTR + "prop_roundtrip",
+        ("mrtr-open-kat", "mrtr-open-v2", "mrtr-open-full"),
+        Mutant(
+            "mrtr-open-header-off-by-one",
+            "mrtr/_state.py",
+            "    header = token[: len(version) + 1 + len(kid)].encode(",
+            "    header = token[: len(version) + len(kid)].encode(",
+            M + "mrtr._state.open_state",
+            "the associated data read back is one character short",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-TAMPER",
+        "Every single-character modification of a sealed token is rejected.",
+        ("MRTR-OPEN-8", "MRTR-B64-1"),
+        "z3",
+        (M + "mrtr._state.open_state", M + "mrtr._b64.b64url_decode"),
+        "Z3: ideal AEAD with injective canonical base64, all texts; tie: 3 tokens (both "
+        "trailing-bit remainders), every position, every one of 129 replacement characters "
+        "(ASCII and two non-ASCII)",
+        Z_MRTR + "prop_tamper",
+        ("mrtr-open-tag-bit-flip", "mrtr-open-payload-trailing-bits"),
+        Mutant(
+            "mrtr-b64-slack-bits-ignored",
+            "mrtr/_b64.py",
+            "    if rem == 2 and _VALUE[text[-1]] & 0x0F:\n",
+            "    if rem == 2 and _VALUE[text[-1]] & 0x00:\n",
+            M + "mrtr._b64.b64url_decode",
+            "non-zero slack bits are accepted (two texts decode alike)",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-SIZE-FIRST",
+        "A token over the size cap is refused for its size whatever its content: the cap is "
+        "checked before any decoding.",
+        ("MRTR-OPEN-1",),
+        "crosshair",
+        (M + "mrtr._state.verify",),
+        STR + " (ASCII) and caps below their length",
+        CH_MRTR + "size_checked_first",
+        ("mrtr-verify-size-before-decode", "mrtr-verify-size-garbage"),
+        Mutant(
+            "mrtr-size-after-open",
+            "mrtr/_state.py",
+            '    if size > check.max_state_bytes:\n        raise _invalid("requestState exceeds the configured maximum size")\n    payload = open_state(token, keyring)\n',
+            '    payload = open_state(token, keyring)\n    if size > check.max_state_bytes:\n        raise _invalid("requestState exceeds the configured maximum size")\n',
+            M + "mrtr._state.verify",
+            "the size cap is checked after decoding",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-ORDER",
+        "Each of the 13 server checks fires only when every earlier one passed: the error is the "
+        "first failing check's, whichever later checks also fail.",
+        (
+            "MRTR-OPEN-1",
+            "MRTR-OPEN-9",
+            "MRTR-OPEN-10",
+            "MRTR-OPEN-11",
+            "MRTR-OPEN-12",
+            "MRTR-OPEN-13",
+        ),
+        "z3",
+        (M + "mrtr._state.verify", M + "mrtr._state.open_state"),
+        "Z3: all 2^13 failure combinations; tie: each check failed with each of the 16 "
+        "combinations of the post-open checks (208 real tokens)",
+        Z_MRTR + "prop_check_order",
+        ("mrtr-verify-*-before-*", "mrtr-open-*-before-*"),
+        Mutant(
+            "mrtr-principal-before-binding",
+            "mrtr/_state.py",
+            '    if payload.req != request_binding(check.method, check.params):\n        raise _invalid("requestState does not match this request")\n    if payload.principal != check.principal:\n        raise _invalid("requestState principal mismatch")\n',
+            '    if payload.principal != check.principal:\n        raise _invalid("requestState principal mismatch")\n    if payload.req != request_binding(check.method, check.params):\n        raise _invalid("requestState does not match this request")\n',
+            M + "mrtr._state.verify",
+            "the principal is checked before the binding",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-NULL-AUD",
+        "A null audience on either side fails closed against a bound one.",
+        ("MRTR-OPEN-13", "MRTR-TOKEN-2"),
+        "z3",
+        (M + "mrtr._state.verify",),
+        "Z3: all strings; tie: sealed and configured audience each of null, 'svc', 'other', '' (16 pairs)",
+        Z_MRTR + "prop_null_audience",
+        ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured"),
+        Mutant(
+            "mrtr-unbound-audience-accepted",
+            "mrtr/_state.py",
+            "    if payload.aud != check.audience:\n",
+            "    if payload.aud is not None and payload.aud != check.audience:\n",
+            M + "mrtr._state.verify",
+            "an unbound (null-audience) state is accepted by an audience-bound server",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-NULL-PRINCIPAL",
+        "A null principal on either side fails closed against a bound one.",
+        ("MRTR-OPEN-12",),
+        "z3",
+        (M + "mrtr._state.verify",),
+        "Z3: all strings; tie: sealed and request principal each of null, 'alice', 'bob', '' (16 pairs)",
+        Z_MRTR + "prop_null_principal",
+        ("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"),
+        Mutant(
+            "mrtr-anonymous-state-accepted",
+            "mrtr/_state.py",
+            "    if payload.principal != check.principal:\n",
+            "    if payload.principal is not None and payload.principal != check.principal:\n",
+            M + "mrtr._state.verify",
+            "a state minted for nobody is accepted from any principal",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-EXPIRY",
+        "A state is live at exp == now and expired from exp == now - 1.",
+        ("MRTR-OPEN-10",),
+        "z3",
+        (M + "mrtr._state.verify",),
+        "Z3: all integers; tie: exp = now - 3 .. now + 3",
+        Z_MRTR + "prop_expiry",
+        ("mrtr-verify-exp-equals-now", "mrtr-verify-expired"),
+        Mutant(
+            "mrtr-expiry-inclusive",
+            "mrtr/_state.py",
+            "    if payload.exp < check.now:\n",
+            "    if payload.exp <= check.now:\n",
+            M + "mrtr._state.verify",
+            "a state expires at exp == now",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-ALLOWS",
+        "ClientMrtrCapabilities.allows holds iff the declared capabilities admit the request: an "
+        "unnamed mode set admits every mode, a named one only its own, a mode-less elicitation is a form.",
+        ("MRTR-CAP-4", "MRTR-CAP-5"),
+        "crosshair",
+        (M + "mrtr._capabilities.ClientMrtrCapabilities.allows",),
+        "exhaustive (confirmed over all paths): 3 kinds x 3 modes x 2^5 declarations",
+        CH_MRTR + "allows_iff_declared",
+        ("mrtr-allows-*",),
+        Mutant(
+            "mrtr-modeless-is-url",
+            "mrtr/_capabilities.py",
+            "            mode = request.mode or ElicitationMode.FORM\n            return self.elicitation is not None",
+            "            mode = request.mode or ElicitationMode.URL\n            return self.elicitation is not None",
+            M + "mrtr._capabilities.ClientMrtrCapabilities.allows",
+            "an elicitation without a mode is gated as a URL elicitation",
+        ),
+        expect="confirmed",
+    ),
+    Prop(
+        "PROOF-MRTR-CAP-ROUND",
+        "One undeclared input kind fails the whole round, and the error names the first such "
+        "request in ask order.",
+        ("MRTR-CAP-7",),
+        "crosshair",
+        (M + "mrtr._capabilities.missing_capability_error",),
+        "CrossHair over every list of <= 3 input kinds and every declaration of sampling, roots "
+        "and elicitation (no counterexample within the budget)",
+        CH_MRTR + "one_undeclared_kind_fails_the_round",
+        ("mrtr-allows-*-undeclared",),
+        Mutant(
+            "mrtr-round-checks-first-only",
+            "mrtr/_capabilities.py",
+            "    for request in requests:\n        if not capabilities.allows(request):\n",
+            "    for request in requests[:1]:\n        if not capabilities.allows(request):\n",
+            M + "mrtr._capabilities.missing_capability_error",
+            "only the first request of a round is gated",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-BIND",
+        "The request binding is independent of params key order and of top-level _meta, "
+        "inputResponses and requestState.",
+        ("MRTR-BIND-1", "MRTR-BIND-2", "MRTR-BIND-3"),
+        "crosshair",
+        (M + "mrtr._binding.salient_params", M + "mrtr._binding.request_binding"),
+        STR
+        + " for a key and a name, every i53 integer; the digest step by the known-answer vectors",
+        CH_MRTR + "binding_ignores_order_and_unbound_keys",
+        ("mrtr-bind-key-order", "mrtr-bind-kat-stripped-keys"),
+        Mutant(
+            "mrtr-binding-keeps-request-state",
+            "mrtr/_binding.py",
+            'UNBOUND_KEYS: frozenset[str] = frozenset({"_meta", "inputResponses", "requestState"})\n',
+            'UNBOUND_KEYS: frozenset[str] = frozenset({"_meta", "inputResponses"})\n',
+            M + "mrtr._binding.request_binding",
+            "requestState is bound into the request binding",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-SETTLED",
+        "Merging a retry's answers never overwrites a settled (sealed) answer; with a state only "
+        "requested keys are accepted, without one every offered key is.",
+        ("MRTR-SEED-2", "MRTR-SEED-3", "MRTR-SEED-4"),
+        "crosshair",
+        (M + "mrtr._seed.merge_answers",),
+        "two keys: settled and offered each absent or any integer, requested any subset or no "
+        "state (CrossHair; no counterexample within the budget)",
+        CH_ENGINE + "settled_answers_never_overwritten",
+        ("mrtr-round-merge-*",),
+        Mutant(
+            "mrtr-settled-overwritten-when-requested",
+            "mrtr/_seed.py",
+            "        if key in answers:\n            continue  # settled: a later answer never overwrites a sealed one\n",
+            "        if key in answers and requested is None:\n            continue  # settled: a later answer never overwrites a sealed one\n",
+            M + "mrtr._seed.merge_answers",
+            "a re-answered settled key that the state lists as requested overwrites the sealed answer",
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-REPLAY",
+        "A committed final is replayed, never re-run: once a round of a verified state commits, "
+        "every identical retry returns the stored response (only the id replaced) without "
+        "running the handler; rounds before the first commit run.",
+        ("MRTR-STORE-2", "MRTR-STORE-4", "MRTR-STORE-5"),
+        "z3",
+        (M + "mrtr._engine.dispatch",),
+        "Z3: every commit pattern of up to 6 identical retries; tie: every pattern of 1..4 "
+        "retries (30) through the real dispatch and in-memory store, counting handler runs",
+        Z_ENGINE + "prop_final_replayed",
+        ("mrtr-round-hit-*", "mrtr-round-miss-puts"),
+        Mutant(
+            "mrtr-store-never-consulted",
+            "mrtr/_engine.py",
+            "            cached = store.get(tag, now)\n",
+            "            cached = None\n",
+            M + "mrtr._engine.dispatch",
+            "the final-response store is never read, so a committed final runs again",
+        ),
+    ),
+)

@@ -1,0 +1,100 @@
+"""The proof manifest is complete and every property is linked both ways with the spec."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from proofs.properties import PROPERTIES
+
+from proofs import _vectors, manifest
+from tests.test_spec_links import _defined
+
+ROOT = Path(__file__).resolve().parents[2]
+PROVED_BY = re.compile(r"\*Proved by:\*([^\n]*)")
+PROOF_ID = re.compile(r"\bPROOF-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+
+
+def _spec_rules() -> dict[str, str]:
+    """Rule id -> the text of its bullet, from every spec file."""
+    rules: dict[str, str] = {}
+    for path in sorted((ROOT / "spec").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        starts = [
+            (m.start(), m.group(1))
+            for m in re.finditer(r"^- \*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", text, re.M)
+        ]
+        for (start, rule), nxt in zip(starts, [*starts[1:], (len(text), "")], strict=True):
+            rules[rule] = text[start : nxt[0]]
+    return rules
+
+
+def test_at_least_thirty_properties_with_unique_ids() -> None:
+    """There are at least 30 named properties, each id unique and PROOF-shaped."""
+    ids = [p.id for p in PROPERTIES]
+    assert len(ids) >= 30
+    assert len(set(ids)) == len(ids)
+    assert all(PROOF_ID.fullmatch(i) for i in ids)
+
+
+def test_manifest_matches_the_registry() -> None:
+    """The manifest's static part is what proofs/properties.py says (python -m proofs.manifest)."""
+    data = manifest.load()
+    assert data == manifest.build(data)
+
+
+def test_every_property_has_a_recorded_passing_result() -> None:
+    """Each property's last recorded run passed, with its runtime."""
+    recorded = manifest.load()["properties"]
+    for prop in PROPERTIES:
+        result = recorded.get(prop.id, {}).get("last_result")
+        assert result is not None, prop.id
+        assert result["ok"], prop.id
+        assert result["seconds"] >= 0
+
+
+def test_every_property_caught_its_planted_bug() -> None:
+    """The last mutants run recorded each property catching its own planted mutant."""
+    for prop in PROPERTIES:
+        caught = manifest.load()["properties"][prop.id].get("caught", [])
+        assert prop.mutant.id in caught, prop.id
+
+
+def test_mutants_apply_exactly_once() -> None:
+    """Every planted bug's text occurs exactly once in today's source (so it still applies)."""
+    for prop in PROPERTIES:
+        text = (ROOT / "src" / "mcp_touchstone" / prop.mutant.file).read_text(encoding="utf-8")
+        assert text.count(prop.mutant.old) == 1, prop.mutant.id
+
+
+def test_manifest_rules_exist() -> None:
+    """Every rule a property proves is defined in spec/."""
+    defined = _defined()
+    missing = sorted({r for p in PROPERTIES for r in p.rules if r not in defined})
+    assert not missing
+
+
+def test_spec_links_each_proved_rule_to_its_proofs() -> None:
+    """Each rule a property proves carries a *Proved by:* line naming that property."""
+    rules = _spec_rules()
+    unlinked = [
+        f"{r}: {p.id}"
+        for p in PROPERTIES
+        for r in p.rules
+        if p.id not in "".join(PROVED_BY.findall(rules.get(r, "")))
+    ]
+    assert not unlinked
+
+
+def test_every_proof_cited_in_spec_exists() -> None:
+    """Every PROOF-… id cited anywhere in spec/ is a property in the manifest."""
+    known = set(manifest.load()["properties"])
+    cited = {i for path in (ROOT / "spec").glob("*.md") for i in PROOF_ID.findall(path.read_text())}
+    assert cited - known == set()
+
+
+def test_witness_vectors_exist() -> None:
+    """Every vector id or pattern a property cites selects at least one committed vector."""
+    for prop in PROPERTIES:
+        for pattern in prop.vectors:
+            assert _vectors.select((pattern,)), (prop.id, pattern)
