@@ -8,8 +8,9 @@ BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
+STAMP_FUZZ := $(VENV)/.stamp-fuzz
 
-.PHONY: demo test slow bench vectors leak-matrix clean
+.PHONY: demo test slow bench vectors leak-matrix mutants fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,10 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(STAMP_RUN)
 
+$(STAMP_FUZZ): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
+	@touch $@
+
 $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $@
@@ -33,8 +38,8 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_DEV)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples assurance
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples assurance
 	$(BIN)/mypy src tests
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
@@ -54,5 +59,26 @@ vectors: $(STAMP_DEV)
 leak-matrix: $(STAMP_DEV)
 	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
+## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
+## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), SHARD=i/n, BUDGET=s
+## per package (default 3600). Results persist in assurance/results/: a re-run is incremental.
+SAMPLE ?= 40
+SEED ?= 13
+SHARD ?= 0/1
+BUDGET ?= 3600
+mutants: $(STAMP_DEV)
+	$(BIN)/python -m assurance.mutants run $(if $(PKG),--pkg $(PKG)) --sample $(SAMPLE) \
+	  --seed $(SEED) --shard $(SHARD) --budget $(BUDGET)
+	$(BIN)/python -m assurance.mutants report $(if $(PKG),--pkg $(PKG))
+
+## fuzz: atheris byte fuzzing of every parser (1,010,000 inputs, fixed SEED; FUZZ_SECONDS caps
+## each target), the Hypothesis fuzz tests at FUZZ_EXAMPLES each, then the growth table.
+FUZZ_SECONDS ?= 0
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP_FUZZ)
+	$(BIN)/python -m assurance.fuzz all --seed $(SEED) --seconds $(FUZZ_SECONDS)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q -p no:randomly tests/fuzz
+	$(BIN)/python -m assurance.growth
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus
