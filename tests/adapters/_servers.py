@@ -163,7 +163,8 @@ def _naive_middleware() -> Callable[..., Any]:
 def build_fastmcp(mode: str, *, absent: bool = False) -> Any:
     """A ``FastMCP`` server: ``mode`` is ``plain``, ``disable`` (``server.disable(tags=...)``),
     ``authmw`` (the global ``AuthMiddleware(restrict_tag("admin", scopes=["admin"]))``) or
-    ``protected`` (``TouchstoneMiddleware``); ``plain`` hides nothing."""
+    ``protected`` (``TouchstoneMiddleware(...).install(server)``), ``middleware`` (the same
+    middleware added without ``install``); ``plain`` hides nothing."""
     from fastmcp import FastMCP
     from fastmcp.server.auth import TokenVerifier
 
@@ -216,6 +217,10 @@ def build_fastmcp(mode: str, *, absent: bool = False) -> Any:
         from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
 
         TouchstoneMiddleware(visibility=POLICY).install(server)
+    elif mode == "middleware":
+        from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
+
+        server.add_middleware(TouchstoneMiddleware(visibility=POLICY))  # without install()
     elif mode == "disable":
         server.disable(tags={"admin"})
     elif mode == "authmw":
@@ -252,4 +257,10 @@ SUBJECTS = (
     Subject("fastmcp 4.2", "disable", "FastMCP disable(tags=)", build_fastmcp),
     Subject("fastmcp 4.2", "authmw", "FastMCP AuthMiddleware(restrict_tag)", build_fastmcp),
     Subject("fastmcp 4.2", "protected", "FastMCP + TouchstoneMiddleware", build_fastmcp),
+    Subject(
+        "fastmcp 4.2",
+        "middleware",
+        "FastMCP + TouchstoneMiddleware, added without install()",
+        build_fastmcp,
+    ),
 )

@@ -19,6 +19,7 @@ from tests.adapters._drive import (
 from tests.adapters._servers import HIDDEN, SUBJECTS, Subject
 
 PROTECTED = [s for s in SUBJECTS if s.mode == "protected"]
+MIDDLEWARE_ONLY = [s for s in SUBJECTS if s.mode == "middleware"]
 LEAKY = [s for s in SUBJECTS if s.mode in ("plain", "naive", "authmw")]
 FAST_COLUMNS = {  # one transport/era per kind in the fast suite; `make slow` runs all of them
     "tool": ("http", "modern"),
@@ -33,7 +34,7 @@ def _run(check: Any, *args: Any) -> leak_matrix.Cell:
     return result
 
 
-@pytest.mark.parametrize("subject", PROTECTED, ids=lambda s: s.sdk)
+@pytest.mark.parametrize("subject", PROTECTED + MIDDLEWARE_ONLY, ids=lambda s: s.label)
 @pytest.mark.parametrize("kind", sorted(FAST_COLUMNS))
 def test_hidden_answers_exactly_as_nonexistent(subject: Subject, kind: str) -> None:
     """ADAPT-VIS-1, ADAPT-VIS-3: a hidden component is unlisted and its call answers as the
@@ -44,7 +45,7 @@ def test_hidden_answers_exactly_as_nonexistent(subject: Subject, kind: str) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("subject", PROTECTED, ids=lambda s: s.sdk)
+@pytest.mark.parametrize("subject", PROTECTED + MIDDLEWARE_ONLY, ids=lambda s: s.label)
 @pytest.mark.parametrize("kind", leak_matrix.KINDS)
 @pytest.mark.parametrize(("transport", "era"), leak_matrix.COLUMNS)
 def test_hidden_answers_exactly_as_nonexistent_everywhere(
@@ -61,6 +62,12 @@ def test_header_validation_oracle_closed(subject: Subject) -> None:
     nonexistent one, not with the header error that validation before middleware gives."""
     cell = _run(leak_matrix.header_check, subject)
     assert cell.holds, cell.why
+
+
+@pytest.mark.parametrize("subject", MIDDLEWARE_ONLY, ids=lambda s: s.label)
+def test_without_install_the_header_oracle_stays_open(subject: Subject) -> None:
+    """ADAPT-FMCP-1: the header check runs before any middleware; only install() closes it."""
+    assert not _run(leak_matrix.header_check, subject).holds
 
 
 @pytest.mark.parametrize("subject", LEAKY, ids=lambda s: s.label)

@@ -82,6 +82,13 @@ def revision(protocol_version: str | None) -> ProtocolVersion:
 _NO_META: Mapping[str, Any] = {}
 
 
+def shown_to_all(policy: VisibilityPolicy | None, meta: Mapping[str, Any] | None) -> bool:
+    """Whether the component is visible whoever asks, decided without building the caller:
+    no policy, or the built-in policy and a component with an empty ``_meta`` (no tag, no
+    declared scope).  ``False`` means "ask :meth:`Caller.sees`", not "hidden"."""
+    return policy is None or (type(policy) is Visibility and not meta)
+
+
 class Caller:
     """Who is asking, on which revision: the :class:`RequestContext` a policy judges with."""
 
@@ -108,11 +115,11 @@ class Caller:
         asked directly, without building the component (the same verdict, as its
         ``admits`` documents); any other policy gets the full :class:`VisibleComponent`.
         """
-        if policy is None:
+        if shown_to_all(policy, meta):
             return True
+        assert policy is not None
         if type(policy) is Visibility:
-            # An empty _meta carries no tag and declares no scope: the built-in policy shows it.
-            return not meta or policy.admits(meta, self.request)
+            return policy.admits(meta or _NO_META, self.request)
         return bool(policy(VisibleComponent(kind, ident, meta or _NO_META, self.request)))
 
 

@@ -15,10 +15,12 @@ included, and its step-up refusal names no scope.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastmcp.server.middleware import Middleware, MiddlewareContext
+from fastmcp.server.transforms import Transform
 from mcp.shared.exceptions import MCPError
 
 from mcp_touchstone.adapters._common import (
@@ -44,6 +46,9 @@ from mcp_touchstone.visibility import (
 __all__ = ["TouchstoneMiddleware"]
 
 CallNext = Callable[[MiddlewareContext[Any]], Any]
+_CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "touchstone_fastmcp_caller", default=None
+)
 
 
 def component_meta(component: Any) -> dict[str, Any]:
@@ -97,17 +102,30 @@ class TouchstoneMiddleware(Middleware):
         self.grants = grants
         self.server_id = server_id
         self.identity = identity
+        self._transform_installed = False
 
     def install(self, server: Any) -> Any:
-        """Add this middleware to the FastMCP ``server`` (unless already there) and close the
-        header existence oracle: the SDK then validates ``Mcp-Param-*`` headers against the
-        caller-scoped (filtered) ``tools/list`` instead of FastMCP's registration-time cache
-        (ADAPT-VIS-5).  Returns ``server``."""
+        """Add this middleware to the FastMCP ``server`` (unless already there), add a
+        server-level transform that hides what the caller may not see from FastMCP's own
+        lookups and lists (so FastMCP answers a hidden component exactly as an absent one, in
+        one lookup), and close the header existence oracle: the SDK then validates
+        ``Mcp-Param-*`` headers against the caller-scoped ``tools/list`` instead of FastMCP's
+        registration-time cache (ADAPT-VIS-5, ADAPT-FMCP-1).  Returns ``server``."""
         if self not in server.middleware:
             server.add_middleware(self)
-        if self.visibility is not None:
+        if self.visibility is not None and not self._transform_installed:
+            server.add_transform(_HidingTransform(self))
+            self._transform_installed = True
             server._mcp_server.get_tool_input_schema = None
         return server
+
+    async def on_request(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
+        """Note who is asking for the duration of the request (the transform reads it)."""
+        reset = _CALLER.set(self._caller(context))
+        try:
+            return await call_next(context)
+        finally:
+            _CALLER.reset(reset)
 
     # -- who is asking ----------------------------------------------------------------
     def _caller(self, context: MiddlewareContext[Any]) -> Caller:
@@ -130,7 +148,7 @@ class TouchstoneMiddleware(Middleware):
         self, context: MiddlewareContext[Any], call_next: CallNext, kind: ComponentKind
     ) -> Sequence[Any]:
         items: Sequence[Any] = await call_next(context)
-        if self.visibility is None:
+        if self.visibility is None or self._transform_installed:
             return items
         caller = self._caller(context)
         return [item for item in items if self._sees(caller, kind, item)]
@@ -172,6 +190,8 @@ class TouchstoneMiddleware(Middleware):
         step-up refusal (ADAPT-VIS-3, ADAPT-GRANT-1)."""
         name = context.message.name
         fctx = context.fastmcp_context
+        if self._transform_installed and self.grants is None:
+            return await call_next(context)  # the transform hides; FastMCP answers unknown
         tool = None if fctx is None else await fctx.fastmcp.get_tool(name)
         if tool is None:
             return await call_next(context)
@@ -192,6 +212,8 @@ class TouchstoneMiddleware(Middleware):
         """A hidden prompt is FastMCP's unknown prompt (ADAPT-VIS-3)."""
         name = context.message.name
         fctx = context.fastmcp_context
+        if self._transform_installed:
+            return await call_next(context)
         prompt = None if fctx is None else await fctx.fastmcp.get_prompt(name)
         if prompt is not None and not self._sees(
             self._caller(context), ComponentKind.PROMPT, prompt
@@ -205,7 +227,7 @@ class TouchstoneMiddleware(Middleware):
         (ADAPT-VIS-2, ADAPT-VIS-3)."""
         uri = str(context.message.uri)
         fctx = context.fastmcp_context
-        if fctx is not None:
+        if fctx is not None and not self._transform_installed:
             caller = self._caller(context)
             resource = await fctx.fastmcp.get_resource(uri)
             if resource is not None:
@@ -218,3 +240,54 @@ class TouchstoneMiddleware(Middleware):
                 ):
                     return await self._absent(context, call_next, "uri", uri)
         return await call_next(context)
+
+
+class _HidingTransform(Transform):
+    """The policy as a FastMCP server-level transform: a component the caller may not see is
+    left out of every list and every lookup, so FastMCP itself finds nothing (ADAPT-FMCP-1)."""
+
+    def __init__(self, middleware: TouchstoneMiddleware) -> None:
+        self._middleware = middleware
+
+    def _caller(self) -> Caller:
+        caller = _CALLER.get()
+        if caller is not None:
+            return caller
+        # Outside a request the middleware saw (FastMCP's own in-process calls): the token.
+        from fastmcp.server.dependencies import get_access_token
+
+        return Caller(identity_from_token(get_access_token()), revision(None))
+
+    def _keep(self, kind: ComponentKind, items: Sequence[Any]) -> Sequence[Any]:
+        caller = self._caller()
+        return [item for item in items if self._middleware._sees(caller, kind, item)]
+
+    def _one(self, kind: ComponentKind, item: Any) -> Any:
+        if item is None or self._middleware._sees(self._caller(), kind, item):
+            return item
+        return None
+
+    async def list_tools(self, tools: Sequence[Any]) -> Sequence[Any]:
+        return self._keep(ComponentKind.TOOL, tools)
+
+    async def get_tool(self, name: str, call_next: Any, *, version: Any = None) -> Any:
+        return self._one(ComponentKind.TOOL, await call_next(name, version=version))
+
+    async def list_prompts(self, prompts: Sequence[Any]) -> Sequence[Any]:
+        return self._keep(ComponentKind.PROMPT, prompts)
+
+    async def get_prompt(self, name: str, call_next: Any, *, version: Any = None) -> Any:
+        return self._one(ComponentKind.PROMPT, await call_next(name, version=version))
+
+    async def list_resources(self, resources: Sequence[Any]) -> Sequence[Any]:
+        return self._keep(ComponentKind.RESOURCE, resources)
+
+    async def get_resource(self, uri: str, call_next: Any, *, version: Any = None) -> Any:
+        return self._one(ComponentKind.RESOURCE, await call_next(uri, version=version))
+
+    async def list_resource_templates(self, templates: Sequence[Any]) -> Sequence[Any]:
+        return self._keep(ComponentKind.RESOURCE_TEMPLATE, templates)
+
+    async def get_resource_template(self, uri: str, call_next: Any, *, version: Any = None) -> Any:
+        found = await call_next(uri, version=version)
+        return self._one(ComponentKind.RESOURCE_TEMPLATE, found)

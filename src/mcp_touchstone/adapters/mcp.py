@@ -41,6 +41,7 @@ from mcp_touchstone.adapters._common import (
     revision,
     rewrite,
     sentinel_uri,
+    shown_to_all,
     step_up_data,
 )
 from mcp_touchstone.visibility import (
@@ -258,8 +259,9 @@ class _Protection:
             found = await self.find(ctx, kind, ident)
             if found is None:
                 return await original(ctx, params)  # nonexistent: the host's own answer
-            caller = self.caller(ctx)
-            if not caller.sees(self.visibility, found[0], found[1], found[2]):
+            if not shown_to_all(self.visibility, found[2]) and not self.caller(ctx).sees(
+                self.visibility, *found
+            ):
                 return await self._not_found(ctx, method, params, field, ident)
             if kind is ComponentKind.TOOL and self.grants is not None:
                 verdict = decide_grant(

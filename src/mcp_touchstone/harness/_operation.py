@@ -30,7 +30,13 @@ V1_OPERATIONS: tuple[str, ...] = (
 )
 """The operations pinned by ``shared/protocol/harness-v1.md`` (HARNESS-OPS-1)."""
 
-PINNED_SECOND_WAVE: tuple[str, ...] = ("mrtr.round", "scope.hosted_match")
+PINNED_SECOND_WAVE: tuple[str, ...] = (
+    "mrtr.round",
+    "scope.hosted_match",
+    "scope.admit",
+    "scope.bind_event",
+)
 """Operations pinned after v1: ``mrtr.round`` by its own contract
-(``shared/protocol/mrtr-round.md``), ``scope.hosted_match`` by the second-wave section of
-``harness-v1.md`` (HARNESS-OPS-3, HARNESS-OPS-4)."""
+(``shared/protocol/mrtr-round.md``), ``scope.hosted_match``, ``scope.admit`` and
+``scope.bind_event`` by the second-wave sections of ``harness-v1.md`` (HARNESS-OPS-3,
+HARNESS-OPS-4; ``spec/scope.md`` SCOPE-ADMIT-*, SCOPE-AGUI-*)."""

@@ -3,8 +3,8 @@ SCOPE-HOSTED-WIRE-*).  Registered by :mod:`mcp_touchstone.harness._scope`."""
 
 from __future__ import annotations
 
-from mcp_touchstone.harness._operation import Operation
-from mcp_touchstone.harness._scope import _invalid, _matches, _read_input
+from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone.harness._scope_common import _invalid, _matches, _read_input
 from mcp_touchstone.scope._decode import ScopeDecodeError
 from mcp_touchstone.scope._hosted import InvalidConstraint, resolve_hosted_matching_grants
 from mcp_touchstone.scope._hosted_decode import decode_model_metadata
@@ -32,4 +32,4 @@ def op_hosted_match(raw: JSON) -> dict[str, JSON]:
     return _matches(result)
 
 
-OPERATIONS: dict[str, Operation] = {"scope.hosted_match": op_hosted_match}
+OPERATIONS: dict[str, HarnessOperation] = {"scope.hosted_match": op_hosted_match}

@@ -36,8 +36,10 @@ __all__ = [
     "CheckContext",
     "Keyring",
     "derive_key",
+    "open_plaintext",
     "open_state",
     "seal",
+    "seal_plaintext",
     "verify",
 ]
 
@@ -123,6 +125,19 @@ def seal(
     exceeds it (MRTR-SEAL-1..4). A nonce of the wrong length is a :class:`ValueError`:
     it is a caller bug, not a protocol outcome.
     """
+    token = seal_plaintext(payload.encode(), keyring, nonce, audience_bound=payload.aud is not None)
+    if max_state_bytes is not None and len(token.encode("utf-8")) > max_state_bytes:
+        raise StateError(INTERNAL_ERROR, "requestState too large")
+    return token
+
+
+def seal_plaintext(
+    plaintext: bytes, keyring: Keyring, nonce: bytes, *, audience_bound: bool
+) -> str:
+    """The token layer of :func:`seal` on any plaintext: header ``v2`` when
+    ``audience_bound`` else ``v1``, then the kid, the nonce and the AEAD output, with the header
+    as associated data (MRTR-TOKEN-1, MRTR-SEAL-1..3).  Used by :func:`seal` and by codecs
+    that carry another plaintext in neva's token format."""
     if len(nonce) != NONCE_LEN:
         raise ValueError(f"nonce must be {NONCE_LEN} bytes, got {len(nonce)}")
     secret = keyring.keys.get(keyring.active_kid)
@@ -133,13 +148,10 @@ def seal(
         raise StateError(
             INTERNAL_ERROR, "requestState kid must be non-empty and must not contain '.'"
         )
-    version = VERSION_AUD if payload.aud is not None else VERSION
+    version = VERSION_AUD if audience_bound else VERSION
     header = f"{version}.{kid}"
-    sealed = keyring.cipher(bytes(secret)).encrypt(nonce, payload.encode(), header.encode("utf-8"))
-    token = f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
-    if max_state_bytes is not None and len(token.encode("utf-8")) > max_state_bytes:
-        raise StateError(INTERNAL_ERROR, "requestState too large")
-    return token
+    sealed = keyring.cipher(bytes(secret)).encrypt(nonce, plaintext, header.encode("utf-8"))
+    return f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
 
 
 def _invalid(message: str) -> StateError:
@@ -152,6 +164,17 @@ def open_state(token: str, keyring: Keyring) -> StatePayload:
     Raises :class:`StateError`: ``-32602`` for a malformed, unknown, undecodable or
     unauthentic token, ``-32700`` when the authentic plaintext is not payload JSON.
     """
+    plaintext = open_plaintext(token, keyring)
+    try:
+        return StatePayload.decode(plaintext)
+    except PayloadError as exc:
+        raise StateError(PARSE_ERROR, str(exc)) from None
+
+
+def open_plaintext(token: str, keyring: Keyring) -> bytes:
+    """The token layer of :func:`open_state`: the authentic plaintext, every check before
+    the payload decode in neva's order (MRTR-OPEN-2..8), each a ``-32602``
+    :class:`StateError`."""
     parts = token.split(".")
     if len(parts) != 4:
         raise _invalid("malformed requestState")
@@ -173,13 +196,9 @@ def open_state(token: str, keyring: Keyring) -> StatePayload:
         raise _invalid("bad requestState nonce")
     header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")
     try:
-        plaintext = keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
+        return keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
         raise _invalid("requestState integrity check failed") from None
-    try:
-        return StatePayload.decode(plaintext)
-    except PayloadError as exc:
-        raise StateError(PARSE_ERROR, str(exc)) from None
 
 
 def verify(token: str, keyring: Keyring, check: CheckContext) -> StatePayload:

@@ -9,6 +9,12 @@ The public API:
   :class:`OutOfScope`.
 * :func:`constraint_matches` evaluates one constraint against :class:`ArgumentFacts` (the
   reusable piece for a hosted admission loop built on top).
+* :func:`admit` runs the hosted admission loop over ranked candidates with injected stage
+  outcomes (``permits_matching_grant``, governed, guard, runtime hook, budget, precedence).
+* :func:`evaluate_entry` models where each evaluate entry point refuses cumulative approval
+  (:func:`has_cumulative_approval`) before matching.
+* :func:`bind_event` is the AG-UI proxy's capability-bound decision, with
+  :func:`grant_binds_event` re-reading ``Custom`` constraints against trusted event fields.
 * :func:`resolve_hosted_matching_grants` is the hosted kernel's matcher profile: 11 variants
   decided (``regex_match`` and ``memory_write_deny_patterns`` with the Rust ``regex`` crate,
   ``model_constraint`` over a :class:`ModelMetadata`), 10 passed on to later stages, 3 dropping
@@ -18,8 +24,49 @@ The public API:
   :class:`HostedFacts`.  The regex binding is imported on first use of a pattern.
 """
 
+from mcp_touchstone.scope._admission import (
+    AdmissionCandidate,
+    AdmissionDecision,
+    AdmissionDeny,
+    AdmissionPending,
+    AdmissionSelect,
+    AdmissionStage,
+    BudgetOutcome,
+    BudgetOutcomeKind,
+    DurableAdmission,
+    RuntimeOutcome,
+    TraceEntry,
+    admit,
+    budget_hold_id,
+    permits_matching_grant,
+    requires_payment_for,
+)
+from mcp_touchstone.scope._agui import (
+    AG_UI_SERVER_ID,
+    AgUiBlock,
+    AgUiDecision,
+    AgUiEvent,
+    AgUiForward,
+    EventClassification,
+    InvalidEventError,
+    TargetComponent,
+    bind_event,
+    event_scope_arguments,
+    grant_binds_event,
+)
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_constraint, decode_scope
+from mcp_touchstone.scope._entry import (
+    EntryAllowed,
+    EntryDenied,
+    EntryMatches,
+    EntryOutcome,
+    EntryPath,
+    EntryRefused,
+    RefusalKind,
+    evaluate_entry,
+    has_cumulative_approval,
+)
 from mcp_touchstone.scope._hosted import (
     HOSTED_BEHAVIOUR,
     HOSTED_DECIDED_KINDS,
@@ -64,22 +111,44 @@ from mcp_touchstone.scope._types import (
 )
 
 __all__ = [
+    "AG_UI_SERVER_ID",
     "DECIDED_KINDS",
     "HOSTED_BEHAVIOUR",
     "HOSTED_DECIDED_KINDS",
     "HOSTED_DROP_KINDS",
     "HOSTED_PASS_KINDS",
     "REFUSED_KINDS",
+    "AdmissionCandidate",
+    "AdmissionDecision",
+    "AdmissionDeny",
+    "AdmissionPending",
+    "AdmissionSelect",
+    "AdmissionStage",
+    "AgUiBlock",
+    "AgUiDecision",
+    "AgUiEvent",
+    "AgUiForward",
     "ArgumentFacts",
+    "BudgetOutcome",
+    "BudgetOutcomeKind",
     "ChioScope",
     "Constraint",
     "ConstraintError",
     "ConstraintKind",
+    "DurableAdmission",
+    "EntryAllowed",
+    "EntryDenied",
+    "EntryMatches",
+    "EntryOutcome",
+    "EntryPath",
+    "EntryRefused",
+    "EventClassification",
     "HostedBehaviour",
     "HostedFacts",
     "HostedOutOfScope",
     "InvalidArgumentsError",
     "InvalidConstraint",
+    "InvalidEventError",
     "MatchedGrant",
     "ModelMetadata",
     "ModelSafetyTier",
@@ -88,18 +157,31 @@ __all__ = [
     "OutOfScope",
     "PromptGrant",
     "ProvenanceEvidenceClass",
+    "RefusalKind",
     "ResourceGrant",
+    "RuntimeOutcome",
     "ScopeDecodeError",
     "ScopeMatchError",
+    "TargetComponent",
     "ToolGrant",
+    "TraceEntry",
+    "admit",
+    "bind_event",
+    "budget_hold_id",
     "constraint_matches",
     "constraint_name",
     "decode_constraint",
     "decode_model_metadata",
     "decode_scope",
+    "evaluate_entry",
+    "event_scope_arguments",
+    "grant_binds_event",
     "grant_targets",
+    "has_cumulative_approval",
     "hosted_constraint_matches",
     "model_constraint_matches",
+    "permits_matching_grant",
+    "requires_payment_for",
     "resolve_capability_grants",
     "resolve_hosted_matching_grants",
     "resolve_matching_grants",

@@ -1,0 +1,40 @@
+"""Input reading and answer shaping shared by the ``scope`` adapters.
+
+``_scope.py`` (the v1 operations) and ``_scope_hosted.py`` (``scope.hosted_match``) both use these;
+they live here so neither adapter imports the other (``tests/test_layering.py`` forbids the cycle
+``_scope`` -> ``_scope_hosted`` -> ``_scope``).
+"""
+
+from __future__ import annotations
+
+from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
+from mcp_touchstone.scope._matcher import MatchedGrant
+from mcp_touchstone.scope._types import ChioScope
+from mcp_touchstone.serde_json import JSON
+
+
+def _invalid(message: str) -> dict[str, JSON]:
+    return {"error": {"kind": "invalid_input", "message": message}}
+
+
+def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]:
+    """The four inputs, or the ``invalid_input`` answer naming what is wrong (SCOPE-WIRE-2)."""
+    if not isinstance(raw, dict):
+        return _invalid("input: expected an object with scope, tool_name, server_id, arguments")
+    for key in ("scope", "tool_name", "server_id", "arguments"):
+        if key not in raw:
+            return _invalid(f"input: missing field `{key}`")
+    tool_name, server_id = raw["tool_name"], raw["server_id"]
+    if not isinstance(tool_name, str):
+        return _invalid("input.tool_name: expected a string")
+    if not isinstance(server_id, str):
+        return _invalid("input.server_id: expected a string")
+    try:
+        scope = decode_scope(raw["scope"], "scope")
+    except ScopeDecodeError as exc:
+        return _invalid(str(exc))
+    return scope, tool_name, server_id, raw["arguments"]
+
+
+def _matches(found: tuple[MatchedGrant, ...]) -> dict[str, JSON]:
+    return {"matches": [{"index": m.index, "specificity": list(m.specificity)} for m in found]}
