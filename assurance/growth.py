@@ -75,6 +75,16 @@ def rows() -> list[tuple[str, list[int], list[float]]]:
     axis("JSON number length, fraction digits (from_str)", [10, 100, 1_000, 10_000], _number, parse)
     axis("JSON leaf count (from_str + validate)", [100, 1_000, 10_000, 100_000], _leaves,
          lambda b: serde_json.validate(serde_json.from_str(b)))  # type: ignore[arg-type]  # fmt: skip
+
+    def refuse(v: object) -> object:
+        try:
+            return scope.decode_scope(v)  # type: ignore[arg-type]
+        except scope.ScopeDecodeError as exc:  # the message quotes the string (Rust Debug)
+            return exc
+
+    sizes = [1_000, 10_000, 100_000, 1_000_000]
+    axis("error message, ASCII string length (decode_scope refusal)", sizes, "a".__mul__, refuse)
+    axis("error message, non-ASCII string length (same)", sizes, "\u00e9".__mul__, refuse)
     ring = mrtr.Keyring.single(b"s")
 
     def resolve(v: object) -> object:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from assurance.mutants import ROOT, _load, generate, vector_files
+from assurance.mutants import ROOT, _load, _sha, generate, package_files, vector_files
 
 EQUIVALENT = ROOT / "assurance" / "equivalent.txt"
 
@@ -27,14 +27,22 @@ def report(pkgs: list[str]) -> str:
     files = vector_files()
     lines = [
         "| package | generated | run | killed (vectors / tests only) | survived | equivalent "
-        "| timed out | score |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| timed out | score | stale |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     kills: dict[str, set[str]] = defaultdict(set)
     survivors: list[str] = []
     for pkg in pkgs:
         ids = {m.id for m in generate(pkg)}
-        res = {k: v for k, v in _load(pkg).items() if k in ids}
+        shas = {rel: _sha(rel) for rel in package_files(pkg)}
+        every_result = _load(pkg)
+        # A result counts only for the file it was measured on (same id, same file SHA-256).
+        res = {
+            k: v
+            for k, v in every_result.items()
+            if k in ids and v["sha"] == shas.get(k.split(":", 1)[0])
+        }
+        stale = len(every_result) - len(res)
         c: Counter[str] = Counter()
         for mid, r in res.items():
             verdict = str(r["verdict"])
@@ -51,9 +59,15 @@ def report(pkgs: list[str]) -> str:
         score = f"{100 * (c['killed'] + c['timeout']) / decided:.1f}%" if decided else "-"
         lines.append(
             f"| {pkg} | {len(ids)} | {len(res)} | {c['killed']} ({c['by-vectors']} / "
-            f"{c['by-tests']}) | {c['survived']} | {c['equivalent']} | {c['timeout']} | {score} |"
+            f"{c['by-tests']}) | {c['survived']} | {c['equivalent']} | {c['timeout']} | {score} "
+            f"| {stale} |"
         )
-    lines += ["", "Score = (killed + timed out) / (run - equivalent).", ""]
+    lines += [
+        "",
+        "Score = (killed + timed out) / (run - equivalent). Stale: results for a file that has"
+        " changed since (not counted; a re-run decides them again).",
+        "",
+    ]
     lines += ["| vector file | mutants killed | killed by no other file |", "| --- | --- | --- |"]
     every = sorted(set(files.values()))
     redundant = []
