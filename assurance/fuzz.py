@@ -80,13 +80,13 @@ def fuzz_all(scale: float, seed: int, targets: list[str], seconds: int = 0) -> i
         t0 = time.monotonic()
         with log.open("w", encoding="utf-8") as err:
             proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, check=False)
-        seconds = time.monotonic() - t0
+        took = time.monotonic() - t0
         stderr = log.read_text(encoding="utf-8", errors="replace")
         found = re.findall(r"Done (\d+) runs", stderr)
         execs = int(found[-1]) if found else 0
         total += execs
         status = "clean" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
-        print(f"{target:<20} {execs:>9} inputs {seconds:>7.1f} s  {status}", flush=True)
+        print(f"{target:<20} {execs:>9} inputs {took:>7.1f} s  {status}", flush=True)
         if proc.returncode != 0:
             failed.append(target)
             print(stderr[-3000:], flush=True)

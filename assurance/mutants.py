@@ -213,6 +213,9 @@ class Overlay:
     def __init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="touchstone-mut-"))
         shutil.copytree(SRC, self.dir / "mcp_touchstone", ignore=shutil.ignore_patterns("*.pyc"))
+        # The vectors of the same moment: a merge landing mid-run must not pair new vectors
+        # (for operations the snapshot lacks) with the old code.
+        shutil.copytree(ROOT / "conformance" / "vectors", self.dir / "vectors")
         self.env = dict(
             os.environ,
             PYTHONPATH=str(self.dir),
@@ -236,7 +239,7 @@ class Overlay:
 def run_vectors(overlay: Overlay, semantics: list[str], timeout: float) -> tuple[str, list[str]]:
     """Run the vectors via ``touchstone run``; ('pass'|'killed'|'timeout', failing vector ids)."""
     report = overlay.dir / "report.json"
-    vectors = str(ROOT / "conformance" / "vectors")
+    vectors = str(overlay.dir / "vectors")
     cmd = [sys.executable, "-m", "mcp_touchstone", "run", "--report", str(report),
            "--vectors", vectors, "--timeout", str(timeout)]  # fmt: skip
     for s in semantics:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from assurance import fuzz_targets
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assurance import fuzz_targets
 from mcp_touchstone._rust import _grapheme_extend, rust_debug_str
 
 

@@ -28,8 +28,8 @@ def test_meta_protocol_version_must_be_a_string() -> None:
 )
 def test_payload_exp_accepts_u64_max_on_both_decode_paths(data: bytes) -> None:
     """`exp` is a u64: exactly 2**64 - 1 decodes, in the object form (fast path) and the
-    sequence form (the byte reader's check; kills mrtr/_payload_reader.py:66 `<=` -> `<`); one more reads as a float (serde_json), so
-    it is an invalid type."""
+    sequence form (the byte reader's check; kills mrtr/_payload_reader.py:66 `<=` -> `<`); one
+    more reads as a float (serde_json), so it is an invalid type."""
     assert StatePayload.decode(data).exp == (1 << 64) - 1
-    with pytest.raises(PayloadError, match="invalid type: floating point `1.8446744073709552e"):
+    with pytest.raises(PayloadError, match=r"invalid type: floating point `1\.8446744073709552e"):
         StatePayload.decode(data.replace(b"551615", b"551616"))
