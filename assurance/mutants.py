@@ -254,7 +254,10 @@ def run_vectors(overlay: Overlay, semantics: list[str], timeout: float) -> tuple
         return "pass", []
     if not report.exists():  # the runner itself failed (e.g. the mutant breaks an import)
         return "killed", ["(harness start-up)"]
-    data = json.loads(report.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except ValueError:  # the run died while writing its report (the mutant broke the runner)
+        return "killed", []
     return "killed", sorted(r["id"] for r in data["results"] if r["verdict"] != "pass")
 
 
