@@ -19,6 +19,9 @@ Workloads (per token):
 * peer/open  -- ``unseal`` + ``json.loads`` + the SDK's own checks on those claims: expiry,
   request identity (``_request_identity``), salted principal tag, audience.
 Nonces: ours takes an injected nonce; both sides draw it from ``os.urandom`` per token here.
+Goal (issue 13): ratio ours/peer <= 1.0 on both.  Results are also written to
+``bench/results/mrtr.json``, with the token-size growth (seal and open against the size of
+the answers map).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any
 
 from mcp.server import request_state as sdk
 
+from _common import write_results
 from mcp_touchstone.mrtr import CheckContext, Keyring, StatePayload, request_binding, seal, verify
 
 REPEAT = 9
@@ -148,10 +152,66 @@ def main() -> None:
         print(f"{name:<12} {o * 1e6:>10.2f} {p * 1e6:>13.2f} {o / p:>10.2f}")
     total_o = sum(r[1] for r in rows)
     total_p = sum(r[2] for r in rows)
-    total = ("round trip", total_o, total_p)
-    print(
-        f"{total[0]:<12} {total_o * 1e6:>10.2f} {total_p * 1e6:>13.2f} {total_o / total_p:>10.2f}"
+    ratio = total_o / total_p
+    print(f"{'round trip':<12} {total_o * 1e6:>10.2f} {total_p * 1e6:>13.2f} {ratio:>10.2f}")
+    growth = token_growth()
+    print("growth: ours per token against the answers map (entries of ~40 bytes each)")
+    print(f"| {'answers':>7} | {'token chars':>11} | {'seal us':>8} | {'open us':>8} |")
+    for g in growth:
+        print(
+            f"| {g['answers']:>7} | {g['token_chars']:>11} | {g['seal_s'] * 1e6:>8.1f} |"
+            f" {g['open_s'] * 1e6:>8.1f} |"
+        )
+    write_results(
+        "mrtr",
+        {
+            "token_chars": {"ours": our_len, "peer": peer_len},
+            "per_token_s": {name: {"ours": o, "peer": p, "ratio": o / p} for name, o, p in rows},
+            "goal_ratio": 1.0,
+            "growth": growth,
+        },
     )
+
+
+def token_growth() -> list[dict[str, float]]:
+    """Best per-token seal and open time of ours as the sealed answers map grows."""
+    keyring = Keyring.single(SECRET)
+    check = CheckContext(
+        method="tools/call",
+        params=PARAMS,
+        now=NOW,
+        principal=PRINCIPAL,
+        audience=AUDIENCE,
+        max_state_bytes=1 << 24,  # the default cap would refuse the largest tokens here
+    )
+    rows = []
+    for n in (1, 10, 100, 1000):
+        answers = {f"q{i:04d}": {"action": "accept", "content": {"v": i}} for i in range(n)}
+        payload = StatePayload(
+            answers=answers,
+            exp=NOW + 300,
+            req=request_binding("tools/call", PARAMS),
+            principal=PRINCIPAL,
+            aud=AUDIENCE,
+        )
+        nonce = os.urandom(12)
+        token = seal(payload, keyring, nonce)
+        assert verify(token, keyring, check) == payload
+        calls = max(20, NUMBER // n)
+        seal_s = min(
+            per_call_n(lambda p=payload, k=nonce: seal(p, keyring, k), calls) for _ in range(3)
+        )
+        open_s = min(per_call_n(lambda t=token: verify(t, keyring, check), calls) for _ in range(3))
+        rows.append({"answers": n, "token_chars": len(token), "seal_s": seal_s, "open_s": open_s})
+    return rows
+
+
+def per_call_n(fn: Callable[[], object], number: int) -> float:
+    """Mean seconds per call over ``number`` calls."""
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
 
 
 if __name__ == "__main__":

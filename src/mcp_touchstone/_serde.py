@@ -171,3 +171,32 @@ def unexpected(value: JSON) -> str:
 def invalid_type(value: JSON, expected: str) -> str:
     """``invalid type: <value>, expected <expected>`` as serde_json words it."""
     return f"invalid type: {unexpected(value)}, expected {expected}"
+
+
+def _variants(names: tuple[str, ...]) -> str:
+    """serde's list of expected variants: `a`, `a` or `b`, one of `a`, `b`, `c`."""
+    quoted = [f"`{n}`" for n in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} or {quoted[1]}"
+    return "one of " + ", ".join(quoted)
+
+
+def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
+    """Why serde's derived ``Deserialize`` of a unit-only enum with variants ``names`` refuses
+    ``value``, or ``None`` when it accepts it: a variant name, or serde's map form of a unit
+    variant (``{"<name>": null}``).  Any JSON value may arrive here: a list or object is never
+    used as a set member (JSON-SERDE-1)."""
+    if isinstance(value, str):
+        return None if value in names else f"unknown variant `{value}`, expected {_variants(names)}"
+    if not isinstance(value, dict):
+        return f"invalid type: {unexpected(value)}, expected string or map"
+    if len(value) != 1:
+        return "invalid value: map, expected map with a single key"
+    ((name, payload),) = value.items()
+    if name not in names:
+        return f"unknown variant `{name}`, expected {_variants(names)}"
+    if payload is not None:
+        return f"invalid type: {unexpected(payload)}, expected unit variant"
+    return None

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json as _json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 from types import MappingProxyType
 from typing import TypeAlias
@@ -214,9 +214,52 @@ def _too_deep(text: str) -> bool:
     return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
 
 
+_NON_BRACKET_BYTES = bytes(i for i in range(256) if i not in b"[]{}")
+_BYTE_NESTING = [0] * 256
+for _open in b"[{":
+    _BYTE_NESTING[_open] = 1
+for _close in b"]}":
+    _BYTE_NESTING[_close] = -1
+
+
+def _too_deep_plain(raw: bytes) -> bool:
+    """:func:`_too_deep` for (syntactically valid) UTF-8 text with no backslash: no string
+    then holds a quote, so the text between the quotes at even positions is everything outside
+    the strings, and its brackets are found at C speed."""
+    brackets = b"".join(raw.split(b'"')[::2]).translate(None, _NON_BRACKET_BYTES)
+    return max(accumulate(map(_BYTE_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
+
+
 _DECODER = _json.JSONDecoder(
     parse_float=_parse_float, parse_int=_parse_int, parse_constant=_parse_constant, strict=True
 )
+_PLAIN_INT_DECODER = _json.JSONDecoder(
+    parse_float=_parse_float, parse_constant=_parse_constant, strict=True
+)
+"""As :data:`_DECODER` but with the scanner's own C integer reader (no Python call per
+integer): used only on text where :func:`_plain_integers` holds, where it gives the same value."""
+
+_DIGIT_MASK = bytes(0x30 if 0x30 <= i <= 0x39 else 0x20 for i in range(256))
+"""A ``bytes.translate`` table: every ASCII digit to ``0``, every other byte to a space."""
+_DIGIT_RUN = b"0" * 19
+
+
+def _plain_integers(raw: bytes) -> bool:
+    """Whether Python's ``int`` reads every integer literal of ``raw`` as :func:`_parse_int`
+    does: true when ``raw`` holds no ``-0`` and no run of 19 digits anywhere (strings and
+    floats included, so the test is conservative). An integer literal of at most 18 digits
+    fits i64 and is an ``int`` either way; ``-0`` (a float in serde_json) and longer literals
+    are left to :data:`_DECODER`."""
+    return b"-0" not in raw and _DIGIT_RUN not in raw.translate(_DIGIT_MASK)
+
+
+_SERDE_WORDING = {
+    # Python's json says "Invalid control character at", which read "... at at line 1 ...".
+    "Invalid control character at": (
+        "control character (\\u0000-\\u001F) found while parsing a string"
+    ),
+}
+"""Python ``json`` messages reworded as serde_json words the same error."""
 
 
 def from_str(text: str | bytes) -> JSON:
@@ -228,25 +271,38 @@ def from_str(text: str | bytes) -> JSON:
     invalid UTF-8 and 128 levels of nesting are errors; duplicate keys: last wins.
     """
     if isinstance(text, bytes | bytearray):
+        raw = text if type(text) is bytes else bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JsonError(f"invalid UTF-8 at byte {exc.start}") from None
+        has_surrogate = False  # Strict UTF-8 decoding never yields one.
+    else:
+        try:  # Strict UTF-8 encoding fails exactly on a surrogate code point.
+            raw = text.encode("utf-8")
+            has_surrogate = False
+        except UnicodeEncodeError:
+            raw = text.encode("utf-8", "surrogatepass")
+            has_surrogate = True
     if text.startswith("\ufeff"):
         raise JsonError("expected value at line 1 column 1")
+    decoder = _PLAIN_INT_DECODER if _plain_integers(raw) else _DECODER
     try:
-        value: JSON = _DECODER.decode(text)
+        value: JSON = decoder.decode(text)
     except JsonError:
         raise
     except _json.JSONDecodeError as exc:
-        raise JsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        message = _SERDE_WORDING.get(exc.msg, exc.msg)
+        raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep(text):
+    if (text.count("[") + text.count("{")) >= MAX_DEPTH and (
+        _too_deep(text) if b"\\" in raw else _too_deep_plain(raw)
+    ):
         raise JsonError("recursion limit exceeded")
-    if _SURROGATE.search(text):
+    if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
-    if _LONE_SURROGATE_ESCAPE.search(text):
+    if "\\" in text and _LONE_SURROGATE_ESCAPE.search(text):  # No backslash, no escape.
         _check_surrogate_escapes(text)
     return value
 
@@ -314,11 +370,44 @@ def _write(value: JSON, out: list[str], sort_keys: bool) -> None:
         raise JsonError(f"{type(value).__name__} is not a JSON value")
 
 
+_SORTED_ENCODER = _json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+)
+_ORDERED_ENCODER = _json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False
+)
+"""``json.dumps`` with these options, built once (``dumps`` builds an encoder per call)."""
+
+
+def _not_json(value: object) -> JSON:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODER: Callable[..., Callable[[JSON, int], list[str]]] | None = getattr(
+    _json.encoder, "c_make_encoder", None
+)
+# markers=None: no per-call id table (a JSON value has no cycles; one would end in RecursionError
+# rather than ValueError), so one encoder object serves every call and every thread.
+_C_SORTED = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(None, _not_json, _encode_str, None, ":", ",", True, False, False)
+)
+_C_ORDERED = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(None, _not_json, _encode_str, None, ":", ",", False, False, False)
+)
+"""The C encoders ``json.dumps`` would build for each call, built once."""
+
+
 def _dump(value: JSON, sort_keys: bool) -> str:
+    encoder = _C_SORTED if sort_keys else _C_ORDERED
     try:
-        fast = _json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
-        )
+        if encoder is not None:
+            fast = "".join(encoder(value, 0))
+        else:  # pragma: no cover - CPython always has the C accelerator
+            fast = (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
     except (TypeError, ValueError) as exc:
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
@@ -353,7 +442,7 @@ def canonical(value: JSON) -> str:
     """Canonical JSON: every object's keys sorted by code point (= UTF-8 bytes),
     arrays in order, compact (JSON-CANON-1).  The same text as :func:`to_string`
     (serde_json's ``Value`` keeps its map sorted), under the name the digest rules use."""
-    return to_string(value)
+    return _dump(value, sort_keys=True)
 
 
 # --------------------------------------------------------------------------- validate

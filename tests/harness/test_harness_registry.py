@@ -8,7 +8,8 @@ from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.harness._operation import PINNED_SECOND_WAVE
 from mcp_touchstone.serde_json import JSON
 
-ADDED_OPERATIONS = {"json.to_string", "scope.evaluate_entry"}  # the latter: HARNESS-ENTRY-1
+# Additions: HARNESS-JSON-1, HARNESS-MRTR-CLIENT-1, HARNESS-ENTRY-1.
+ADDED_OPERATIONS = {"json.to_string", "mrtr.client", "scope.evaluate_entry"}
 
 JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected": [1, {"a": None}]}]
 
@@ -52,3 +53,23 @@ def test_static_table_agrees_with_each_adapter() -> None:
             assert name not in served, f"{name} served by {served[name]} and {module}"
             served[name] = module
     assert served == dict(_ADAPTERS)
+
+
+def test_every_adapter_refuses_bad_input_one_way() -> None:
+    """HARNESS-MSG-3: no adapter defines its own bad-input exception; they share _input's."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from mcp_touchstone.harness._input import BadInputError
+
+    folder = Path(importlib.import_module("mcp_touchstone.harness").__file__ or "").parent
+    for path in sorted(folder.glob("_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = [
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("InputError", "BadInput"))
+        ]
+        assert path.name == "_input.py" or not own, f"{path.name} defines {own}"
+    assert issubclass(BadInputError, ValueError)

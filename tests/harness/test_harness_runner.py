@@ -41,7 +41,8 @@ def _fake(tmp_path: Path, body: str) -> list[str]:
             for line in sys.stdin:
                 req = json.loads(line)
                 if req.get("cmd") == "start":
-                    print(json.dumps({"version": 1, "implementation": {"name": "fake"},
+                    impl = {"name": "fake", "version": "0", "language": "py"}
+                    print(json.dumps({"version": 1, "implementation": impl,
                                       "operations": []}), flush=True)
                     continue
                 if req.get("cmd") == "stop":
@@ -178,7 +179,8 @@ def test_implementation_that_stops_reading_cannot_hang_the_run(tmp_path: Path) -
             """
             import json, sys, time
             sys.stdin.readline()
-            print(json.dumps({"version": 1, "implementation": {"name": "deaf"},
+            impl = {"name": "deaf", "version": "0", "language": "py"}
+            print(json.dumps({"version": 1, "implementation": impl,
                               "operations": []}), flush=True)
             time.sleep(600)
             """

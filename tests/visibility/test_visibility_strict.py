@@ -161,8 +161,15 @@ def test_completion_of_hidden_prompt_reaches_handler_in_turbomcp_only() -> None:
     assert dispatch(CATALOG, shown_template, LEGACY, POLICY, profile=STRICT) == Dispatched()
     unknown = complete({"type": "ref/resource", "uri": "gone://{x}"})
     assert isinstance(dispatch(CATALOG, unknown, LEGACY, POLICY, profile=STRICT), Refused)
+    # A malformed completion never reaches the handler, in either profile (VIS-ROUTE-2).
     malformed = Request(1, "completion/complete", {"ref": "x"})
-    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == Dispatched()
+    refused = error_answer(
+        -32602,
+        "invalid params: invalid completion/complete params: "
+        'invalid type: string "x", expected struct RawCompletionRef',
+    )
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == refused
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY) == refused
 
 
 def _strip(outcome: object, name: str) -> str:
@@ -257,13 +264,22 @@ def test_subscribing_to_a_hidden_resource_passes_in_turbomcp_only() -> None:
     assert _strip(refused_hidden, "mem://secret") == _strip(refused_unknown, "mem://nope")
     assert isinstance(refused_hidden, Refused)
     assert dispatch(CATALOG, shown, LEGACY, POLICY, profile=STRICT) == Dispatched()
+    # Malformed params are the router's -32602 in both profiles (VIS-ROUTE-1).
     malformed = Request(1, "resources/subscribe", {"uri": 5})
-    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == Dispatched()
+    refused = error_answer(
+        -32602,
+        "invalid params: invalid resources/subscribe params: "
+        "invalid type: integer `5`, expected a string",
+    )
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY, profile=STRICT) == refused
+    assert dispatch(CATALOG, malformed, LEGACY, POLICY) == refused
 
 
 def test_strict_does_not_judge_subscribe_on_the_draft() -> None:
     """2026-07-28 has no resources/subscribe (turbomcp answers -32601 for any URI), so strict
-    leaves hidden, unknown and visible URIs alike to that answer (VIS-STRICT-7)."""
+    leaves hidden, unknown and visible URIs alike to that answer (VIS-STRICT-7, VIS-ROUTE-1)."""
     for uri in ("mem://secret", "mem://nope", "mem://public"):
         subscribe = Request(1, "resources/subscribe", {"uri": uri})
-        assert dispatch(CATALOG, subscribe, DRAFT, POLICY, profile=STRICT) == Dispatched()
+        assert dispatch(CATALOG, subscribe, DRAFT, POLICY, profile=STRICT) == error_answer(
+            -32601, "method not found: resources/subscribe"
+        )

@@ -119,12 +119,7 @@ def load_tree(root: Path) -> list[Vector]:
 
 
 def default_vectors_dir() -> Path | None:
-    """The vectors shipped with the source tree, found from the current directory or the package."""
-    here = Path(__file__).resolve()
-    for candidate in (
-        Path.cwd() / "conformance" / "vectors",
-        here.parents[3] / "conformance" / "vectors",
-    ):
-        if candidate.is_dir():
-            return candidate
-    return None
+    """The vectors shipped with the source tree, found from the package's own location, never
+    from the working directory (which must not silently replace the suite; VEC-RUN-1)."""
+    candidate = Path(__file__).resolve().parents[3] / "conformance" / "vectors"
+    return candidate if candidate.is_dir() else None

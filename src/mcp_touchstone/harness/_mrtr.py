@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import U64_MAX
+from mcp_touchstone.harness._input import BadInputError as _BadInputError
+from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import (
@@ -25,14 +26,6 @@ from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, 
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
-
-
-class _BadInputError(TouchstoneError, ValueError):
-    """A ``case.input`` that does not have the operation's input shape."""
-
-
-def _invalid(message: str) -> dict[str, JSON]:
-    return {"error": {"kind": "invalid_input", "message": message}}
 
 
 def _object(raw: JSON) -> dict[str, JSON]:
@@ -214,3 +207,12 @@ OPERATIONS: dict[str, HarnessOperation] = {
 from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402 -- section import
 
 OPERATIONS["mrtr.round"] = mrtr_round
+
+
+# ---------------------------------------------------------------------------------------
+# mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
+# against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.
+# ---------------------------------------------------------------------------------------
+from mcp_touchstone.harness._mrtr_client import mrtr_client  # noqa: E402 (appended section)
+
+OPERATIONS["mrtr.client"] = mrtr_client

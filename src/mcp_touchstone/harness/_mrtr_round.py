@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.harness._input import BadInputError as _BadInputError
+from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr._context import Context
 from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
 from mcp_touchstone.mrtr._errors import RpcError
@@ -35,14 +37,6 @@ _I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
 _CAPABILITY_NAMES = ("elicitation", "sampling", "roots")
 _METHODS = {kind.value: kind for kind in InputKind}
-
-
-class _BadInputError(TouchstoneError, ValueError):
-    """A ``case.input`` outside the operation's input shape."""
-
-
-def _invalid(message: str) -> dict[str, JSON]:
-    return {"error": {"kind": "invalid_input", "message": message}}
 
 
 def _obj(value: JSON, where: str) -> dict[str, JSON]:

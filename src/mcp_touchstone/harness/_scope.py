@@ -56,4 +56,3 @@ OPERATIONS: dict[str, HarnessOperation] = {
     "scope.resolve_matching_grants": op_resolve_matching_grants,
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }
-

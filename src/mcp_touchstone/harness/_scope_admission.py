@@ -9,7 +9,8 @@ The operations are total.
 
 from __future__ import annotations
 
-from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.harness._input import BadInputError as _BadInputError
+from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.scope._admission import (
     AdmissionCandidate,
     AdmissionDeny,
@@ -44,14 +45,6 @@ from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
 
 _U64_MAX = (1 << 64) - 1
-
-
-class _BadInputError(TouchstoneError):
-    """Input outside the operation's shape; the message names the place."""
-
-
-def _invalid(message: str) -> dict[str, JSON]:
-    return {"error": {"kind": "invalid_input", "message": message}}
 
 
 def _object(value: JSON, where: str) -> dict[str, JSON]:

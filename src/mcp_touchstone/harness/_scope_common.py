@@ -7,14 +7,14 @@ they live here so neither adapter imports the other (``tests/test_layering.py`` 
 
 from __future__ import annotations
 
+from mcp_touchstone.harness._input import invalid_input
 from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
 from mcp_touchstone.scope._matcher import MatchedGrant
 from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
 
-
-def _invalid(message: str) -> dict[str, JSON]:
-    return {"error": {"kind": "invalid_input", "message": message}}
+_invalid = invalid_input
+"""The harness's one ``invalid_input`` shape (``._input``), under the name the adapters use."""
 
 
 def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]:

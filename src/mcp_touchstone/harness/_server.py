@@ -107,11 +107,18 @@ def main(operations: Mapping[str, HarnessOperation]) -> int:
     """Serve ``operations`` on this process's stdin and stdout."""
     if sys.stdin is None or sys.stdout is None:
         return 0  # A closed stdin is an empty input; a closed stdout, a reader already gone.
-    status = serve(sys.stdin.buffer, sys.stdout.buffer, operations)
     try:
+        status = serve(sys.stdin.buffer, sys.stdout.buffer, operations)
         sys.stdout.flush()
     except BrokenPipeError:
         # The runner closed the pipe: point stdout at /dev/null so the interpreter's own flush
         # at exit stays quiet (nothing but protocol lines ever goes to stdout).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # A full disk: one line on stderr, never a traceback (HARNESS-CLI-1).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"touchstone harness: cannot write to standard output: {exc.strerror}", file=sys.stderr
+        )
+        return 2
     return status

@@ -7,11 +7,9 @@ All four serve the ``turbomcp`` profile (VIS-HARN-*).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from mcp_touchstone.harness._input import guarded
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.harness._visibility_wire import (
-    InputError,
     decode_catalog,
     decode_identity,
     decode_kind,
@@ -74,17 +72,8 @@ def _dispatch(raw: JSON) -> dict[str, JSON]:
     return encode_outcome(dispatch(catalog, request, version, policy))
 
 
-def _total(op: Callable[[JSON], dict[str, JSON]]) -> HarnessOperation:
-    """Wrap ``op`` so that a malformed input becomes an ``invalid_input`` output."""
-
-    def run(raw: JSON) -> dict[str, JSON]:
-        try:
-            return op(raw)
-        except InputError as exc:
-            return {"error": {"kind": "invalid_input", "message": str(exc)}}
-
-    run.__doc__ = op.__doc__
-    return run
+_total = guarded()
+"""A malformed input becomes an ``invalid_input`` output (the harness's one way, ``._input``)."""
 
 
 OPERATIONS: dict[str, HarnessOperation] = {

@@ -6,8 +6,8 @@ naming the offending place; the harness turns that into an ``invalid_input`` out
 
 from __future__ import annotations
 
-from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import I64_MAX, I64_MIN
+from mcp_touchstone.harness._input import BadInputError
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._dispatch import (
     JSONRPC_VERSION,
@@ -23,9 +23,8 @@ from mcp_touchstone.visibility._dispatch import (
 from mcp_touchstone.visibility._identity import IDENTITY_KEY, Identity, identity_from_meta
 from mcp_touchstone.visibility._policy import ComponentKind, ProtocolVersion, Visibility
 
-
-class InputError(TouchstoneError, ValueError):
-    """A harness input that does not have the pinned shape; the message names the place."""
+InputError = BadInputError
+"""The harness's one bad-input error (:mod:`._input`), under the name these decoders use."""
 
 
 def require_object(value: JSON, where: str) -> dict[str, JSON]:

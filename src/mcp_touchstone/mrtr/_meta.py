@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import unexpected
+from mcp_touchstone._serde import unexpected, unit_variant_error
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
@@ -69,20 +69,12 @@ _PROGRESS_TOKEN_EXPECTED = "a number, UUID, string, or slash-separated path"
 
 
 def _check_log_level(value: JSON) -> None:
-    """``LoggingLevel`` (``rename_all = "lowercase"``) read from a ``serde_json::Value``."""
-    if isinstance(value, dict):
-        if len(value) != 1:
-            raise MetaError("invalid value: map, expected map with a single key")
-        ((variant, inner),) = value.items()
-        if inner is not None:
-            raise MetaError(f"invalid type: {unexpected(inner)}, expected unit variant")
-    elif isinstance(value, str):
-        variant = value
-    else:
-        raise MetaError(f"invalid type: {unexpected(value)}, expected string or map")
-    if variant not in _LOG_LEVEL_VARIANTS:
-        listed = ", ".join(f"`{v}`" for v in _LOG_LEVEL_VARIANTS)
-        raise MetaError(f"unknown variant `{variant}`, expected one of {listed}")
+    """``LoggingLevel`` (``rename_all = "lowercase"``) read from a ``serde_json::Value``: a name,
+    or the map form ``{name: null}``; serde names an unknown variant before it reads the map's
+    value."""
+    refused = unit_variant_error(value, _LOG_LEVEL_VARIANTS)
+    if refused is not None:
+        raise MetaError(refused)
 
 
 def _check_progress_token(value: JSON) -> None:
@@ -106,7 +98,7 @@ _META_FIELDS = (
 )
 """``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``)."""
 _META_DEFAULTED = frozenset({"inputResponses", "requestState"})
-_ICON_THEMES = frozenset({"dark", "light"})
+_ICON_THEMES = ("dark", "light")
 
 
 def _check_icon(value: JSON) -> None:
@@ -122,8 +114,9 @@ def _check_icon(value: JSON) -> None:
     ):
         raise MetaError("icon `sizes` must be a list of strings")
     theme = icon.get("theme")
-    if theme is not None and theme not in _ICON_THEMES:
-        raise MetaError("icon `theme` must be dark or light")
+    refused = None if theme is None else unit_variant_error(theme, _ICON_THEMES)
+    if refused is not None:  # Any JSON value may arrive: never a set lookup (issue 14 d1).
+        raise MetaError(refused)
 
 
 def _check_client_info(value: JSON) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import cast
 
 from mcp_touchstone._serde import (
@@ -204,12 +205,14 @@ def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
         aud is not None and type(aud) is not str
     ):
         return None
+    # The two maps are fresh from the parser and referenced nowhere else, so they are wrapped
+    # read-only as they are (frozen_object would copy them first).
     return StatePayload(
-        answers=answers,
+        answers=MappingProxyType(answers),
         exp=exp,
         req=req,
         requested=requested,
-        memos=cast("dict[str, JSON]", memos),
+        memos=MappingProxyType(cast("dict[str, JSON]", memos)),
         effects=effects,
         principal=principal,
         aud=aud,

@@ -24,6 +24,7 @@ from mcp_touchstone._serde import (
     fewer_elements,
     invalid_length,
     unexpected,
+    unit_variant_error,
 )
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
@@ -81,8 +82,8 @@ def _is_int_in(value: JSON, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-_PROPERTY_TYPES = frozenset({"none", "array", "string", "number", "integer", "boolean", "object"})
-_STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+_PROPERTY_TYPES = ("none", "array", "string", "number", "integer", "boolean", "object")
+_STRING_FORMATS = ("email", "uri", "date", "date-time")
 
 
 def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
@@ -159,7 +160,7 @@ def _schema_ok(value: JSON) -> bool:
             common
             and _opt(value, "minLength", _is_usize)
             and _opt(value, "maxLength", _is_usize)
-            and _opt(value, "format", lambda x: x in _STRING_FORMATS)
+            and _opt(value, "format", lambda x: unit_variant_error(x, _STRING_FORMATS) is None)
         )
     if kind == "array":
         items = value.get("items")
@@ -168,9 +169,9 @@ def _schema_ok(value: JSON) -> bool:
         if "anyOf" in items:
             items_ok = _required(items, "anyOf", _is_enum_option_list)
         elif "enum" in items:
-            items_ok = _opt(items, "type", lambda x: x in _PROPERTY_TYPES) and _required(
-                items, "enum", _is_str_list
-            )
+            items_ok = _opt(
+                items, "type", lambda x: unit_variant_error(x, _PROPERTY_TYPES) is None
+            ) and _required(items, "enum", _is_str_list)
         else:
             return False
         return (
@@ -213,11 +214,10 @@ def _check_form(value: JSON) -> None:
         ("type", "properties", "required"),
         frozenset({"type"}),
     )
-    if "type" in schema and schema["type"] not in _PROPERTY_TYPES:
-        kind = schema["type"]
-        if isinstance(kind, str):
-            raise InputRequestError(f"unknown variant `{kind}`")
-        raise _type_error(kind, "a PropertyType")
+    if "type" in schema:
+        refused = unit_variant_error(schema["type"], _PROPERTY_TYPES)
+        if refused is not None:
+            raise InputRequestError(refused)
     properties = _field(schema, "properties", dict, "a map")
     for name, item in properties.items():
         if not _schema_ok(item):

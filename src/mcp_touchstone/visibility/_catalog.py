@@ -97,6 +97,20 @@ class Page:
     items: tuple[Entry, ...] = ()
     cursor: str | None = None
     next_cursor: str | None = None
+    _by_id: dict[str, Entry] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """The first entry of each id, built on first lookup (a cache, not part of the value)."""
+
+    def first_with_id(self, key: str) -> Entry | None:
+        """The first item whose id equals ``key``, as a front-to-back scan finds it, or
+        ``None``: one dictionary lookup once the page's index is built (one pass, on the first
+        call), so the call-path check does not grow with the page."""
+        index = self._by_id
+        if not index and self.items:
+            for entry in reversed(self.items):  # Last write wins: the earliest entry stays.
+                index[entry.id] = entry
+        return index.get(key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,12 @@ from mcp_touchstone.visibility._policy import (
     RequestContext,
     VisibilityPolicy,
 )
+from mcp_touchstone.visibility._router import (
+    CompletionTarget,
+    RouteError,
+    parse_complete_params,
+    route_refusal,
+)
 from mcp_touchstone.visibility._rpc import (
     error_response,
     invalid_params,
@@ -223,20 +229,11 @@ def _call_key(request: Request) -> tuple[ComponentKind, str] | RpcError:
     return _parse_error(method, SerdeError(f"missing field `{key}`"))
 
 
-def _completion_target(params: JSON) -> tuple[ComponentKind, str] | None:
-    """What a ``completion/complete`` request refers to, when its ``ref`` is well formed."""
-    if not isinstance(params, dict):
-        return None
-    ref = params.get("ref")
-    if not isinstance(ref, dict):
-        return None
-    name = ref.get("name")
-    if ref.get("type") == "ref/prompt" and isinstance(name, str):
-        return ComponentKind.PROMPT, name
-    uri = ref.get("uri")
-    if ref.get("type") == "ref/resource" and isinstance(uri, str):
-        return ComponentKind.RESOURCE_TEMPLATE, uri
-    return None
+def _completion_target(parsed: CompletionTarget) -> tuple[ComponentKind, str]:
+    """What a well-formed ``completion/complete`` request refers to."""
+    if parsed.prompt:
+        return ComponentKind.PROMPT, parsed.key
+    return ComponentKind.RESOURCE_TEMPLATE, parsed.key
 
 
 def _completion_hidden(
@@ -283,6 +280,15 @@ def dispatch(
     early = _pre_dispatch(request, version)
     if early is not None:
         return early
+    routed = route_refusal(
+        request.method,
+        request.params,
+        version,
+        has_resources=catalog.resources is not None,
+        tasks_enabled=tasks_enabled,
+    )
+    if routed is not None:  # VIS-ROUTE-1: the router answers; no handler is reached.
+        return Refused(error_response(request.id, routed))
     ctx = context_of(request, version)
     strict = profile is Profile.STRICT
     method = request.method
@@ -324,9 +330,14 @@ def dispatch(
                 return Refused(error_response(request.id, failed))
         return Dispatched()
 
+    if method == COMPLETION_COMPLETE:
+        parsed = parse_complete_params(params)
+        if isinstance(parsed, RouteError):  # VIS-ROUTE-2: refused before the handler runs.
+            return Refused(error_response(request.id, parsed))
     if strict and policy is not None and method == COMPLETION_COMPLETE:
-        ref = _completion_target(params)
-        if ref is not None and _completion_hidden(catalog, policy, ref[0], ref[1], ctx):
+        assert isinstance(parsed, CompletionTarget)
+        ref = _completion_target(parsed)
+        if _completion_hidden(catalog, policy, ref[0], ref[1], ctx):
             kind = (
                 ComponentKind.PROMPT if ref[0] is ComponentKind.PROMPT else ComponentKind.RESOURCE
             )

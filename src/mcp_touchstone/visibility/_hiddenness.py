@@ -63,6 +63,24 @@ def _find(
     return None
 
 
+def _find_id(
+    catalog: Catalog, kind: ComponentKind, key: str, strict: bool
+) -> Entry | RpcError | None:
+    """:func:`_find` for ``entry.id == key``, through each page's id index (same answer: the
+    first equal entry of the first page that has one)."""
+    listing = catalog.listing(kind)
+    if listing is None:
+        return None
+    pages = _pages(listing, strict)
+    if isinstance(pages, RpcError):
+        return pages
+    for page in pages:
+        found = page.first_with_id(key)
+        if found is not None:
+            return found
+    return None
+
+
 def _judge(
     policy: VisibilityPolicy, kind: ComponentKind, entry: Entry, ctx: RequestContext
 ) -> bool:
@@ -93,11 +111,11 @@ def is_hidden(
         return False
     strict = profile is Profile.STRICT
     if kind is not ComponentKind.RESOURCE:
-        found = _find(catalog, kind, lambda e: e.id == key, strict)
+        found = _find_id(catalog, kind, key, strict)
         if isinstance(found, Entry):
             return _judge(policy, kind, found, ctx)
         return strict
-    concrete = _find(catalog, ComponentKind.RESOURCE, lambda e: e.id == key, strict)
+    concrete = _find_id(catalog, ComponentKind.RESOURCE, key, strict)
     if isinstance(concrete, Entry):
         return _judge(policy, ComponentKind.RESOURCE, concrete, ctx)
     if strict and isinstance(concrete, RpcError):

@@ -4,12 +4,35 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from typing import TypeVar
+
+_R = TypeVar("_R")
+
+CACHED_TEMPLATE_CHARS = 1024
+"""Only templates up to this many characters are memoized (VIS-TPL-6)."""
+CACHE_ENTRIES = 1024
+"""How many templates each memo keeps: at most ~1 M template characters in all."""
+
+
+def _small_cache(fn: Callable[[str], _R]) -> Callable[[str], _R]:
+    """Memoize ``fn`` for templates of at most :data:`CACHED_TEMPLATE_CHARS` characters only, so
+    the memo's memory is bounded by size, not just by entry count (VIS-TPL-6)."""
+    cached = functools.lru_cache(maxsize=CACHE_ENTRIES)(fn)
+
+    @functools.wraps(fn)
+    def run(template: str) -> _R:
+        return cached(template) if len(template) <= CACHED_TEMPLATE_CHARS else fn(template)
+
+    run.cache_info = cached.cache_info  # type: ignore[attr-defined]  # for tests
+    return run
+
 
 _VAR_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _LITERAL, _SEGMENT, _RESERVED = 0, 1, 2
 
 
-@functools.lru_cache(maxsize=4096)
+@_small_cache
 def compile_uri_template(template: str) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
     """Compile ``template`` to a fully anchored pattern and its variable names, or ``None``
     when it is malformed (VIS-TPL-4).
@@ -49,7 +72,7 @@ def match_uri_template(template: str, uri: str) -> tuple[tuple[str, str], ...] |
     return tuple(zip(names, found.groups(), strict=True))
 
 
-@functools.lru_cache(maxsize=4096)
+@_small_cache
 def _tokens(template: str) -> tuple[tuple[int, str], ...] | None:
     """The template as (kind, text) tokens (literal text, ``{var}`` or ``{+var}`` with its
     name), or ``None`` when it is malformed (VIS-TPL-4, VIS-TPL-5)."""
@@ -74,48 +97,83 @@ def _tokens(template: str) -> tuple[tuple[int, str], ...] | None:
     return tuple(out)
 
 
-def _run_ends(uri: str, stop: str) -> list[int]:
-    """For each position ``p``, the end of the longest run from ``p`` free of ``stop``."""
-    ends = [0] * (len(uri) + 1)
-    ends[len(uri)] = len(uri)
-    for p in range(len(uri) - 1, -1, -1):
-        ends[p] = p if uri[p] == stop else ends[p + 1]
-    return ends
+def _char_masks(uri: str, chars: set[str]) -> dict[str, int]:
+    """For each of ``chars``, the bit set of the positions of ``uri`` holding it (bit ``i`` for
+    ``uri[i]``).  Every position holds one character, so the scans take O(len(uri)) steps in all
+    plus one C-level conversion per character."""
+    masks: dict[str, int] = {}
+    for ch in chars:
+        at = uri.find(ch)
+        if at < 0:
+            masks[ch] = 0
+            continue
+        bits = bytearray(b"0") * len(uri)
+        while at >= 0:
+            bits[at] = 0x31
+            at = uri.find(ch, at + 1)
+        bits.reverse()
+        masks[ch] = int(bits, 2)
+    return masks
+
+
+def _reach(start: int, allowed: int) -> int:
+    """Every position reachable from a position of ``start`` by zero or more steps, a step from
+    ``i`` to ``i + 1`` being allowed where bit ``i`` of ``allowed`` is set.  Adding a start bit to
+    a run of allowed bits carries to the run's end, clearing the run: XOR with ``allowed`` sets
+    exactly the positions from the lowest start of each run to the run's end."""
+    return (((start & allowed) + allowed) ^ allowed) | start
+
+
+def _steps(start: int, allowed: int, count: int) -> int:
+    """The positions exactly ``count`` allowed steps after a position of ``start``, in
+    O(log count) operations: ``block`` marks the positions from which ``width`` steps in a row
+    are allowed, and ``count`` is taken one binary digit at a time."""
+    block, width, out = allowed, 1, start
+    while True:
+        if count & 1:
+            out = (out & block) << width
+        count >>= 1
+        if not count:
+            return out
+        block &= block >> width
+        width *= 2
 
 
 def uri_template_matches(template: str, uri: str) -> bool:
     """Whether ``uri`` matches ``template`` (same answer as :func:`match_uri_template`).
 
-    Decided by a position-set sweep rather than a backtracking regex, so it takes time linear
-    in ``len(uri)`` per template expression whatever the input (as the upstream's
-    finite-automaton regex does).
+    Decided on bit sets of URI positions rather than by a backtracking regex (VIS-TPL-7): bit
+    ``p`` of the set says the template read so far can consume ``uri[:p]``.  A literal is a shift
+    through that character's position mask; a run of ``k`` adjacent variables of one kind is
+    ``k`` steps (O(log k) operations) and then a carry-propagated reach over the positions the
+    kind allows.  Each template literal character and each run of like variables costs a fixed
+    number of operations on ``len(uri)``-bit integers, which the interpreter performs a machine
+    word (64 positions) at a time; building the masks takes one pass over the URI.
     """
     tokens = _tokens(template)
     if tokens is None:
         return False
-    reachable = [0]
-    seg_ends: list[int] | None = None
-    res_ends: list[int] | None = None
-    for kind, text in tokens:
+    n = len(uri)
+    chars = {ch for kind, text in tokens if kind == _LITERAL for ch in text}
+    masks = _char_masks(uri, chars | {"/", "\n"})
+    every = (1 << n) - 1
+    allow = {_SEGMENT: every & ~masks["/"], _RESERVED: every & ~masks["\n"]}
+    reachable = 1  # Position 0.
+    i = 0
+    while i < len(tokens):
+        kind, text = tokens[i]
         if kind == _LITERAL:
-            reachable = [p + len(text) for p in reachable if uri.startswith(text, p)]
-        else:
-            if kind == _SEGMENT:
-                seg_ends = seg_ends or _run_ends(uri, "/")
-                ends = seg_ends
-            else:
-                res_ends = res_ends or _run_ends(uri, "\n")
-                ends = res_ends
-            # Each p reaches (p, ends[p]]; merge the intervals in one sweep.
-            merged: list[int] = []
-            high = -1
-            for p in reachable:
-                low = max(p + 1, high + 1)
-                top = ends[p]
-                if top >= low:
-                    merged.extend(range(low, top + 1))
-                    high = top
-            reachable = merged
+            for ch in text:
+                reachable = (reachable & masks[ch]) << 1
+                if not reachable:
+                    return False
+            i += 1
+            continue
+        run = 1
+        while i + run < len(tokens) and tokens[i + run][0] == kind:
+            run += 1
+        reachable = _reach(_steps(reachable, allow[kind], run), allow[kind])
         if not reachable:
             return False
-    return len(uri) in reachable
+        i += run
+    return bool(reachable >> n & 1)
