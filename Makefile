@@ -9,10 +9,11 @@ STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 STAMP_BENCH := $(VENV)/.stamp-bench
 STAMP_PROOFS := $(VENV)/.stamp-proofs
+STAMP_FUZZ := $(VENV)/.stamp-fuzz
 
 NODE_STAMP := tests/node/node_modules/.stamp
 
-.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps proofs proofs-mutants clean
+.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +33,10 @@ $(STAMP_PROOFS): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,proofs]'
 	@touch $@
 
+$(STAMP_FUZZ): pyproject.toml | $(STAMP_DEV)
+	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
+	@touch $@
+
 $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $@
@@ -42,8 +47,8 @@ demo: $(STAMP_RUN)
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 test: $(STAMP_PROOFS) $(NODE_STAMP)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples assurance
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples assurance
 	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
@@ -78,6 +83,27 @@ conformance: $(STAMP_DEV)
 leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
+## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
+## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), SHARD=i/n, BUDGET=s
+## per package (default 3600). Results persist in assurance/results/: a re-run is incremental.
+SAMPLE ?= 40
+SEED ?= 13
+SHARD ?= 0/1
+BUDGET ?= 3600
+mutants: $(STAMP_DEV)
+	$(BIN)/python -m assurance.mutants run $(if $(PKG),--pkg $(PKG)) --sample $(SAMPLE) \
+	  --seed $(SEED) --shard $(SHARD) --budget $(BUDGET)
+	$(BIN)/python -m assurance.mutants report $(if $(PKG),--pkg $(PKG))
+
+## fuzz: atheris byte fuzzing of every parser (1,010,000 inputs, fixed SEED; FUZZ_SECONDS caps
+## each target), the Hypothesis fuzz tests at FUZZ_EXAMPLES each, then the growth table.
+FUZZ_SECONDS ?= 0
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP_FUZZ)
+	$(BIN)/python -m assurance.fuzz all --seed $(SEED) --seconds $(FUZZ_SECONDS)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q -p no:randomly tests/fuzz
+	$(BIN)/python -m assurance.growth
+
 ## audit-matrix: audit every test server with `touchstone audit`, rewrite docs/audit-matrix.md (~1 min).
 audit-matrix: $(STAMP_DEV) $(NODE_STAMP)
 	$(BIN)/python -m tests.audit.audit_matrix > docs/audit-matrix.md
@@ -100,4 +126,4 @@ proofs-mutants: $(STAMP_PROOFS)
 	PYTHONHASHSEED=0 $(BIN)/python -m proofs.mutants --record
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus

@@ -19,4 +19,14 @@ settings.register_profile(
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# ``mutants``: the kill command of `make mutants` (assurance/mutants.py) runs every test subset once
+# per mutant; fewer, derandomized examples keep one run affordable (docs/assurance.md).
+settings.register_profile(
+    "mutants",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    max_examples=10,
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -135,6 +135,8 @@ def rust_debug_str(text: str) -> str:
     space, exactly the ones ``str.isprintable`` rejects) and the grapheme extenders; keeps the
     rest. The tables are Python's Unicode version, which may trail or lead Rust's by a version.
     """
+    if text.isascii() and text.isprintable():  # No ASCII character is a grapheme extender.
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     out = ['"']
     for ch in text:
         if ch == "\\":
@@ -149,7 +151,7 @@ def rust_debug_str(text: str) -> str:
             out.append("\\n")
         elif ch == "\0":
             out.append("\\0")
-        elif (ch == " " or ch.isprintable()) and not _grapheme_extend(ch):
+        elif ch.isprintable() and (ch < "\x80" or not _grapheme_extend(ch)):
             out.append(ch)
         else:
             out.append(f"\\u{{{ord(ch):x}}}")

@@ -1,0 +1,385 @@
+"""``make mutants``: mutation testing of the semantic packages and the JSON layer.
+
+Over ~400 lines would be a reason to split; this module is one tool (generate, run, report)
+and stays under it.
+
+A mutant is one small AST edit of one source file (operators below). It is applied in a private
+overlay copy of ``src/mcp_touchstone`` (never in the work tree), put first on ``PYTHONPATH``, and
+then killed, in this order, by
+
+1. the conformance vectors of the package's semantic(s), run through the harness subprocess
+   exactly as ``touchstone run --semantic <pkg>`` does (every vector file is run, so the kill
+   matrix records each file that kills the mutant), and, only if no vector killed it,
+2. the package's test subset (``pytest -x``), stopping at the first failure.
+
+Results persist in ``assurance/results/<pkg>.json`` keyed by mutant id and the SHA-256 of the
+mutated file, so a re-run skips every mutant already decided for an unchanged file (incremental);
+``SAMPLE``/``SEED`` pick a seeded random sample, ``SHARD=i/n`` one slice of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src" / "mcp_touchstone"
+RESULTS = ROOT / "assurance" / "results"
+
+# Package -> (source files, semantics whose vectors run, test paths).
+PACKAGES: dict[str, tuple[list[str], list[str], list[str]]] = {
+    "scope": (["scope"], ["scope"], ["tests/scope", "tests/test_serde_struct.py"]),
+    "visibility": (["visibility"], ["visibility"], ["tests/visibility"]),
+    "mrtr": (["mrtr"], ["mrtr"], ["tests/mrtr"]),
+    "json": (
+        ["serde_json.py", "_serde.py", "_rust.py"],
+        ["json", "scope", "mrtr", "visibility"],
+        ["tests/json", "tests/test_rust_semantics.py", "tests/test_serde_struct.py"],
+    ),
+}
+
+_CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.In: ast.NotIn, ast.NotIn: ast.In,
+}  # fmt: skip
+_BIN_SWAP: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One edit: replace ``src[start:end]`` of ``file`` by ``text``."""
+
+    id: str
+    file: str
+    line: int
+    start: int
+    end: int
+    text: str
+    desc: str
+
+
+def _offsets(source: str) -> list[int]:
+    out, pos = [0], 0
+    for line in source.splitlines(keepends=True):
+        pos += len(line.encode())
+        out.append(pos)
+    return out
+
+
+def _skipped_ids(tree: ast.Module) -> set[int]:
+    """Nodes never mutated: annotations, (attribute) docstrings, f-string parts, TYPE_CHECKING
+    blocks, ``__all__``: mutating them cannot change behaviour (equivalent by construction)."""
+    skip: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            mark(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            mark(node.returns)
+        if isinstance(node, ast.JoinedStr):
+            mark(node)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            mark(node)  # a docstring, or an attribute's docstring: no effect when run
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            mark(node)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            mark(node)
+    return skip
+
+
+def _edits(node: ast.AST) -> Iterator[tuple[str, str]]:
+    """(replacement source, description) for each mutation of ``node``."""
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            swap = _CMP_SWAP.get(type(op))
+            if swap is not None:
+                ops = list(node.ops)
+                ops[i] = swap()
+                new = ast.Compare(left=node.left, ops=ops, comparators=node.comparators)
+                yield f"({ast.unparse(new)})", f"{type(op).__name__}->{swap.__name__}"
+    elif isinstance(node, ast.BoolOp):
+        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        yield f"({ast.unparse(ast.BoolOp(op=other, values=node.values))})", "and<->or"
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield f"({ast.unparse(node.operand)})", "drop not"
+    elif isinstance(node, ast.BinOp):
+        swap_b = _BIN_SWAP.get(type(node.op))
+        if swap_b is not None:
+            new_b = ast.BinOp(left=node.left, op=swap_b(), right=node.right)
+            yield f"({ast.unparse(new_b)})", f"{type(node.op).__name__}->{swap_b.__name__}"
+    elif isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool):
+            yield repr(not v), f"{v}->{not v}"
+        elif isinstance(v, int):
+            yield repr(v + 1), f"{v}->{v + 1}"
+        elif isinstance(v, str) and v:
+            yield repr("XX" + v), "string changed"
+        elif isinstance(v, bytes) and v:
+            yield repr(b"XX" + v), "bytes changed"
+
+
+def _stmt_edits(node: ast.stmt) -> Iterator[tuple[ast.AST, str, str]]:
+    """Statement-level mutations: negate a non-comparison condition, return None, break/continue."""
+    if isinstance(node, ast.If | ast.While) and not isinstance(node.test, ast.Compare):
+        yield node.test, f"(not ({ast.unparse(node.test)}))", "negate condition"
+    elif isinstance(node, ast.Return) and node.value is not None:
+        if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            yield node, "return None", "return None"
+    elif isinstance(node, ast.Break):
+        yield node, "continue", "break->continue"
+    elif isinstance(node, ast.Continue):
+        yield node, "break", "continue->break"
+
+
+def mutants_of(rel: str, source: str) -> list[Mutant]:
+    """Every mutant of one file, in source order; ids are stable for an unchanged file."""
+    tree = ast.parse(source)
+    skip = _skipped_ids(tree)
+    offs = _offsets(source)
+    raw = source.encode()
+    found: list[tuple[ast.AST, str, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in skip or not hasattr(node, "end_col_offset"):
+            continue
+        if isinstance(node, ast.stmt):
+            found.extend(_stmt_edits(node))
+        elif isinstance(node, ast.expr):
+            found.extend((node, text, desc) for text, desc in _edits(node))
+    out: list[Mutant] = []
+    seen: dict[tuple[int, str], int] = {}
+    for node, text, desc in found:
+        start = offs[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+        end = offs[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
+        if raw[start:end].decode() == text:
+            continue
+        key = (node.lineno, desc)  # type: ignore[attr-defined]
+        k = seen[key] = seen.get(key, -1) + 1
+        mid = f"{rel}:{node.lineno}:{desc}:{k}"  # type: ignore[attr-defined]
+        out.append(Mutant(mid, rel, node.lineno, start, end, text, desc))  # type: ignore[attr-defined]
+    out.sort(key=lambda m: (m.start, m.id))
+    return out
+
+
+def package_files(pkg: str) -> list[str]:
+    """Source files (relative to src/mcp_touchstone) mutated for ``pkg``."""
+    files: list[str] = []
+    for entry in PACKAGES[pkg][0]:
+        path = SRC / entry
+        if path.is_dir():
+            files += sorted(str(p.relative_to(SRC)) for p in path.glob("*.py"))
+        else:
+            files.append(entry)
+    return files
+
+
+def generate(pkg: str) -> list[Mutant]:
+    """Every mutant of the package."""
+    out: list[Mutant] = []
+    for rel in package_files(pkg):
+        out += mutants_of(rel, (SRC / rel).read_text(encoding="utf-8"))
+    return out
+
+
+def _sha(rel: str) -> str:
+    return hashlib.sha256((SRC / rel).read_bytes()).hexdigest()[:16]
+
+
+class Overlay:
+    """A private copy of the package tree, first on PYTHONPATH, with one file mutated at a time."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="touchstone-mut-"))
+        shutil.copytree(SRC, self.dir / "mcp_touchstone", ignore=shutil.ignore_patterns("*.pyc"))
+        # The vectors of the same moment: a merge landing mid-run must not pair new vectors
+        # (for operations the snapshot lacks) with the old code.
+        shutil.copytree(ROOT / "conformance" / "vectors", self.dir / "vectors")
+        self.env = dict(
+            os.environ,
+            PYTHONPATH=str(self.dir),
+            PYTHONDONTWRITEBYTECODE="1",
+            HYPOTHESIS_PROFILE="mutants",
+        )
+        self.env.pop("CI", None)
+
+    def apply(self, m: Mutant | None, original: dict[str, bytes]) -> None:
+        for rel, data in original.items():
+            (self.dir / "mcp_touchstone" / rel).write_bytes(data)
+        if m is not None:
+            raw = original[m.file]
+            mutated = raw[: m.start] + m.text.encode() + raw[m.end :]
+            (self.dir / "mcp_touchstone" / m.file).write_bytes(mutated)
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def run_vectors(overlay: Overlay, semantics: list[str], timeout: float) -> tuple[str, list[str]]:
+    """Run the vectors via ``touchstone run``; ('pass'|'killed'|'timeout', failing vector ids)."""
+    report = overlay.dir / "report.json"
+    vectors = str(overlay.dir / "vectors")
+    cmd = [sys.executable, "-m", "mcp_touchstone", "run", "--report", str(report),
+           "--vectors", vectors, "--timeout", str(timeout)]  # fmt: skip
+    for s in semantics:
+        cmd += ["--semantic", s]
+    report.unlink(missing_ok=True)
+    try:
+        proc = subprocess.run(cmd, env=overlay.env, capture_output=True, timeout=timeout * 2,
+                              cwd=ROOT, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "timeout", []
+    if proc.returncode == 0:
+        return "pass", []
+    if not report.exists():  # the runner itself failed (e.g. the mutant breaks an import)
+        return "killed", ["(harness start-up)"]
+    try:
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except ValueError:  # the run died while writing its report (the mutant broke the runner)
+        return "killed", []
+    return "killed", sorted(r["id"] for r in data["results"] if r["verdict"] != "pass")
+
+
+def vector_files() -> dict[str, str]:
+    """Vector id -> its file, relative to conformance/vectors."""
+    from mcp_touchstone.conformance import load_vectors
+
+    root = ROOT / "conformance" / "vectors"
+    return {v.id: str(Path(v.file).relative_to(root)) for v in load_vectors(root)}
+
+
+def run_tests(overlay: Overlay, paths: list[str], timeout: float) -> str:
+    """The package's fast test subset, first failure stops it: 'pass'|'killed'|'timeout'."""
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
+           "-m", "not slow and not proof and not bench", *paths]  # fmt: skip
+    try:
+        proc = subprocess.run(cmd, env=overlay.env, capture_output=True, timeout=timeout,
+                              cwd=ROOT, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    return "pass" if proc.returncode == 0 else "killed"
+
+
+def _load(pkg: str) -> dict[str, dict[str, object]]:
+    path = RESULTS / f"{pkg}.json"
+    if not path.exists():
+        return {}
+    data: dict[str, dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))["mutants"]
+    return data
+
+
+def _save(pkg: str, results: dict[str, dict[str, object]]) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    body = {"package": pkg, "mutants": dict(sorted(results.items()))}
+    (RESULTS / f"{pkg}.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+
+
+def select(pkg: str, sample: int, seed: int, shard: tuple[int, int]) -> list[Mutant]:
+    """All mutants, or a seeded random sample of ``sample``; then shard ``i`` of ``n``."""
+    every = generate(pkg)
+    if 0 < sample < len(every):
+        # Ranked by a seeded hash of the id, so a mutant's membership in the sample does not
+        # change when other mutants of the package appear or go (edits elsewhere).
+        rank = sorted(every, key=lambda m: hashlib.sha256(f"{seed}:{m.id}".encode()).digest())
+        every = rank[:sample]  # run in rank order: a run cut short is still a random subset
+    i, n = shard
+    return [m for k, m in enumerate(every) if k % n == i]
+
+
+def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> None:
+    """Decide every not-yet-decided mutant in ``mutants`` (all of them when ``force``: after a
+    test or vector was added to kill a survivor) until ``budget`` seconds are spent."""
+    _, semantics, tests = PACKAGES[pkg]
+    results = _load(pkg)
+    files = {rel: (SRC / rel).read_bytes() for rel in package_files(pkg)}
+    shas = {rel: _sha(rel) for rel in files}
+    todo = [m for m in mutants if force or results.get(m.id, {}).get("sha") != shas[m.file]]
+    print(f"{pkg}: {len(mutants)} selected, {len(todo)} to run", flush=True)
+    overlay = Overlay()
+    try:
+        overlay.apply(None, files)
+        t0 = time.monotonic()
+        base_v, _ = run_vectors(overlay, semantics, 60.0)
+        t_vec = time.monotonic() - t0
+        t0 = time.monotonic()
+        base_t = run_tests(overlay, tests, 900.0)
+        t_test = time.monotonic() - t0
+        if base_v != "pass" or base_t != "pass":
+            sys.exit(f"baseline is not green (vectors {base_v}, tests {base_t}): fix that first")
+        print(f"baseline: vectors {t_vec:.1f}s, tests {t_test:.1f}s", flush=True)
+        start = time.monotonic()
+        for k, m in enumerate(todo):
+            if time.monotonic() - start > budget:
+                print(f"budget of {budget:.0f}s spent: {len(todo) - k} left", flush=True)
+                break
+            overlay.apply(m, files)
+            t0 = time.monotonic()
+            verdict, killing = run_vectors(overlay, semantics, max(10.0, 3 * t_vec))
+            by = "vectors"
+            if verdict == "pass":
+                verdict, by = run_tests(overlay, tests, 3 * t_test + 30), "tests"
+                verdict = "survived" if verdict == "pass" else verdict
+            results[m.id] = {"sha": shas[m.file], "line": m.line, "desc": m.desc,
+                             "replacement": m.text[:120], "verdict": verdict,
+                             "killed_by": by if verdict == "killed" else None,
+                             "vectors": killing,
+                             "seconds": round(time.monotonic() - t0, 1)}  # fmt: skip
+            print(f"[{k + 1}/{len(todo)}] {m.id}: {verdict} {by} {len(killing)}", flush=True)
+            _save(pkg, results)
+    finally:
+        overlay.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m assurance.mutants")
+    p.add_argument("command", choices=["run", "list", "report"])
+    p.add_argument("--pkg", action="append", choices=sorted(PACKAGES))
+    p.add_argument("--sample", type=int, default=int(os.environ.get("SAMPLE", "0")))
+    p.add_argument("--seed", type=int, default=int(os.environ.get("SEED", "13")))
+    p.add_argument("--shard", default=os.environ.get("SHARD", "0/1"))
+    p.add_argument("--budget", type=float, default=float(os.environ.get("BUDGET", "3600")))
+    p.add_argument("--only", action="append", help="re-run exactly this mutant id (repeatable)")
+    args = p.parse_args(argv)
+    pkgs = args.pkg or sorted(PACKAGES)
+    i, n = (int(x) for x in args.shard.split("/"))
+    if args.command == "list":
+        for pkg in pkgs:
+            print(f"{pkg}: {len(generate(pkg))} mutants")
+        return 0
+    if args.command == "report":
+        from assurance.mutants_report import report
+
+        print(report(pkgs))
+        return 0
+    for pkg in pkgs:
+        if args.only:
+            chosen = [m for m in generate(pkg) if m.id in args.only]
+            run(pkg, chosen, args.budget, force=True)
+        else:
+            run(pkg, select(pkg, args.sample, args.seed, (i, n)), args.budget)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

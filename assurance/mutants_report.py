@@ -1,0 +1,90 @@
+"""The mutation report: score per package, the kill matrix, and vector files that kill nothing
+the other files don't (``python -m assurance.mutants report``; docs/assurance.md)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from assurance.mutants import ROOT, _load, _sha, generate, package_files, vector_files
+
+EQUIVALENT = ROOT / "assurance" / "equivalent.txt"
+
+
+def equivalents() -> dict[str, str]:
+    """Mutant id -> why it is equivalent (``assurance/equivalent.txt``: ``id<TAB>reason``)."""
+    out: dict[str, str] = {}
+    if EQUIVALENT.exists():
+        for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                mid, _, reason = line.partition("\t")
+                out[mid] = reason
+    return out
+
+
+def report(pkgs: list[str]) -> str:
+    """Markdown: per-package counts, then the kill matrix over all the packages' results."""
+    eq = equivalents()
+    files = vector_files()
+    lines = [
+        "| package | generated | run | killed (vectors / tests only) | survived | equivalent "
+        "| timed out | score | stale |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    kills: dict[str, set[str]] = defaultdict(set)
+    survivors: list[str] = []
+    for pkg in pkgs:
+        ids = {m.id for m in generate(pkg)}
+        shas = {rel: _sha(rel) for rel in package_files(pkg)}
+        every_result = _load(pkg)
+        # A result counts only for the file it was measured on (same id, same file SHA-256).
+        res = {
+            k: v
+            for k, v in every_result.items()
+            if k in ids and v["sha"] == shas.get(k.split(":", 1)[0])
+        }
+        stale = len(every_result) - len(res)
+        c: Counter[str] = Counter()
+        for mid, r in res.items():
+            verdict = str(r["verdict"])
+            if verdict == "survived" and mid in eq:
+                verdict = "equivalent"
+            if verdict == "survived":
+                survivors.append(f"{mid} ({r['desc']}: `{r['replacement']}`)")
+            c[verdict] += 1
+            if verdict == "killed":
+                c[f"by-{r['killed_by']}"] += 1
+            for vid in r.get("vectors") or []:  # type: ignore[attr-defined]
+                kills[files.get(str(vid), "(harness start-up)")].add(mid)
+        decided = c["killed"] + c["survived"] + c["timeout"]
+        score = f"{100 * (c['killed'] + c['timeout']) / decided:.1f}%" if decided else "-"
+        lines.append(
+            f"| {pkg} | {len(ids)} | {len(res)} | {c['killed']} ({c['by-vectors']} / "
+            f"{c['by-tests']}) | {c['survived']} | {c['equivalent']} | {c['timeout']} | {score} "
+            f"| {stale} |"
+        )
+    lines += [
+        "",
+        "Score = (killed + timed out) / (run - equivalent). Stale: results for a file that has"
+        " changed since (not counted; a re-run decides them again).",
+        "",
+    ]
+    lines += ["| vector file | mutants killed | killed by no other file |", "| --- | --- | --- |"]
+    every = sorted(set(files.values()))
+    redundant = []
+    for f in every:
+        mine = kills.get(f, set())
+        others = set().union(*(v for k, v in kills.items() if k != f))
+        unique = len(mine - others)
+        if mine:
+            lines.append(f"| {f} | {len(mine)} | {unique} |")
+        if unique == 0:
+            redundant.append(f)
+    lines += ["", f"Vector files that kill no run mutant the other files don't ({len(redundant)}):"]
+    lines.append(", ".join(f"`{f}`" for f in redundant) or "none")
+    if survivors:
+        lines += ["", "Survivors not yet killed or shown equivalent:", ""]
+        lines += [f"- {s}" for s in survivors]
+    return "\n".join(lines)
+
+
+__all__ = ["equivalents", "report"]

@@ -1,0 +1,35 @@
+"""Tests added to kill surviving mutants of `make mutants` (docs/assurance.md, "Survivors")."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_touchstone.mrtr import PayloadError, StatePayload
+from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+
+
+def test_meta_protocol_version_must_be_a_string() -> None:
+    """`io.modelcontextprotocol/protocolVersion` is neva's `Option<String>`: an integer fails the
+    whole `_meta` parse with serde's invalid-type message."""
+    with pytest.raises(MetaError) as exc:
+        parse_request_meta({"io.modelcontextprotocol/protocolVersion": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected a string"
+    assert parse_request_meta({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"answers":{},"exp":18446744073709551615,"req":"x"}',
+        b'{ "answers" : {}, "exp" : 18446744073709551615 , "req":"x", "zz": [1]}',
+        # serde's sequence form of the struct: only the byte reader reads it.
+        b'[{},[],{},[],18446744073709551615,"x",null]',
+    ],
+)
+def test_payload_exp_accepts_u64_max_on_both_decode_paths(data: bytes) -> None:
+    """`exp` is a u64: exactly 2**64 - 1 decodes, in the object form (fast path) and the
+    sequence form (the byte reader's check; kills mrtr/_payload_reader.py:66 `<=` -> `<`); one
+    more reads as a float (serde_json), so it is an invalid type."""
+    assert StatePayload.decode(data).exp == (1 << 64) - 1
+    with pytest.raises(PayloadError, match=r"invalid type: floating point `1\.8446744073709552e"):
+        StatePayload.decode(data.replace(b"551615", b"551616"))
