@@ -620,6 +620,67 @@ def context() -> None:
             "text-not-string",
             {"role": "user", "content": {"type": "text", "text": 5}, "model": "m"},
         ),
+        # serde_json's enum forms: a map form with a non-unit value, or two keys, is refused
+        ("elicitation/create", "action-map-value", {"action": {"accept": 1}}),
+        ("elicitation/create", "action-map-two-keys", {"action": {"accept": None, "cancel": None}}),
+        # audio/image `data` reads through deserialize_base64_as_bytes (STANDARD: padded, canonical)
+        (
+            "sampling/createMessage",
+            "image-data-not-base64",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "not base64!", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "image-data-unpadded",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "AA", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "image-data-trailing-bits",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "AB==", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "audio-data-urlsafe",
+            {
+                "role": "user",
+                "content": {"type": "audio", "data": "-_8=", "mimeType": "audio/wav"},
+                "model": "m",
+            },
+        ),
+        # EmptyContent is a unit struct: no members besides the tag
+        (
+            "sampling/createMessage",
+            "empty-content-with-member",
+            {"role": "user", "content": {"type": "empty", "text": "x"}, "model": "m"},
+        ),
+        # ResourceLink.icons is Option<Vec<Icon>>; an icon's `src` is a String
+        (
+            "sampling/createMessage",
+            "resource-link-icon-src-number",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource_link",
+                    "uri": "file:///a",
+                    "name": "a",
+                    "icons": [{"src": 1}],
+                },
+                "model": "m",
+            },
+        ),
         ("roots/list", "no-name", {"roots": [{"uri": "file:///work"}]}),
         ("roots/list", "not-list", {"roots": {"uri": "file:///w", "name": "w"}}),
         ("roots/list", "uri-number", {"roots": [{"uri": 1, "name": "w"}]}),
@@ -687,6 +748,41 @@ def context() -> None:
             "roots/list",
             "root-meta",
             {"roots": [{"uri": "file:///w", "name": "w", "_meta": {"k": 1}}]},
+        ),
+        # serde_json reads a unit variant from its map form {"<name>": null} too
+        ("elicitation/create", "action-map-form", {"action": {"decline": None}}),
+        (
+            "sampling/createMessage",
+            "role-map-form",
+            {"role": {"assistant": None}, "content": {"type": "text", "text": "x"}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "audio-standard-base64",
+            {
+                "role": "user",
+                "content": {"type": "audio", "data": "aGk+/w==", "mimeType": "audio/wav"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "empty-content",
+            {"role": "user", "content": {"type": "empty"}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "resource-link-icon",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource_link",
+                    "uri": "file:///a",
+                    "name": "a",
+                    "icons": [{"src": "https://e.io/i.png"}],
+                },
+                "model": "m",
+            },
         ),
         ("roots/list", "empty", {"roots": []}),
         ("roots/list", "one", ROOTS),

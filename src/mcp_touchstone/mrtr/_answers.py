@@ -12,11 +12,13 @@ their ``type`` tag and each variant's required members and simple optional ones;
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone._serde import unexpected, unit_variant_error
+from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
 from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
@@ -35,12 +37,25 @@ def _type(value: JSON, expected: str) -> AnswerError:
     return AnswerError(f"invalid type: {unexpected(value)}, expected {expected}")
 
 
-def _unit_variant(value: JSON, variants: tuple[str, ...], name: str) -> None:
-    if not isinstance(value, str):
-        raise _type(value, f"enum {name}")
-    if value not in variants:
-        listed = ", ".join(f"`{v}`" for v in variants)
-        raise AnswerError(f"unknown variant `{value}`, expected one of {listed}")
+def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
+    """A derived unit-only enum read from a ``serde_json::Value``: a variant name, or serde's map
+    form ``{"<name>": null}`` (serde_json's ``deserialize_enum``), which neva accepts too."""
+    refused = unit_variant_error(value, variants)
+    if refused is not None:
+        raise AnswerError(refused)
+
+
+def _is_standard_b64(value: JSON) -> bool:
+    """``deserialize_base64_as_bytes``: ``general_purpose::STANDARD`` (the ``base64`` crate's
+    standard alphabet, padding required, canonical trailing bits): exactly the strings that
+    re-encode to themselves."""
+    if not isinstance(value, str) or not value.isascii():
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return base64.b64encode(decoded).decode("ascii") == value
 
 
 def _required(obj: dict[str, JSON], name: str) -> JSON:
@@ -56,7 +71,7 @@ def _string(value: JSON) -> None:
 
 def _elicit(value: JSON) -> None:
     obj = struct_members(value, "ElicitResult", ("action", "content", "_meta"), AnswerError)
-    _unit_variant(_required(obj, "action"), _ACTIONS, "ElicitationAction")
+    _unit_variant(_required(obj, "action"), _ACTIONS)
 
 
 def _opt(obj: dict[str, JSON], name: str, check: Callable[[JSON], bool]) -> None:
@@ -99,12 +114,22 @@ def _content_ok(item: JSON) -> bool:
         return False
     if any(not isinstance(item.get(name), str) for name in _CONTENT_REQUIRED[kind]):
         return False
+    if kind in ("audio", "image") and not _is_standard_b64(item["data"]):
+        return False  # `data: Bytes` reads through deserialize_base64_as_bytes (STANDARD)
+    if kind == "empty" and len(item) > 1:
+        return False  # the unit struct `EmptyContent` takes no members besides the tag
     try:
         _opt(item, "annotations", _is_obj)
         if kind == "resource_link":
             _opt(item, "size", _is_usize)
             for name in ("mimeType", "title", "description"):
                 _opt(item, name, _is_str)
+            icons = item.get("icons")
+            if icons is not None:
+                if not isinstance(icons, list):
+                    return False
+                for icon in icons:
+                    check_icon(icon)
         elif kind == "resource":
             if not isinstance(item.get("resource"), dict):
                 return False
@@ -116,7 +141,7 @@ def _content_ok(item: JSON) -> bool:
                 return False
             if "isError" in item and not isinstance(item["isError"], bool):
                 return False
-    except AnswerError:
+    except (AnswerError, MetaError):
         return False
     return True
 
@@ -134,7 +159,7 @@ def _sampling(value: JSON) -> None:
     obj = struct_members(
         value, "CreateMessageResult", ("role", "content", "model", "stopReason"), AnswerError
     )
-    _unit_variant(_required(obj, "role"), _ROLES, "Role")
+    _unit_variant(_required(obj, "role"), _ROLES)
     _content(_required(obj, "content"))
     _string(_required(obj, "model"))
     stop = obj.get("stopReason")
