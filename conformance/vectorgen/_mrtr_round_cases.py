@@ -681,6 +681,74 @@ def context() -> None:
                 "model": "m",
             },
         ),
+        # Annotations: `audience: Vec<Role>` and `priority: f32` are required (no serde(default))
+        (
+            "sampling/createMessage",
+            "annotations-empty",
+            {
+                "role": "user",
+                "content": {"type": "text", "text": "x", "annotations": {}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-no-priority",
+            {
+                "role": "user",
+                "content": {"type": "text", "text": "x", "annotations": {"audience": ["user"]}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-bad-role",
+            {
+                "role": "user",
+                "content": {
+                    "type": "image",
+                    "data": "AA==",
+                    "mimeType": "image/png",
+                    "annotations": {"audience": ["system"], "priority": 1},
+                },
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-bad-last-modified",
+            {
+                "role": "user",
+                "content": {
+                    "type": "text",
+                    "text": "x",
+                    "annotations": {"audience": [], "priority": 1, "lastModified": "yesterday"},
+                },
+                "model": "m",
+            },
+        ),
+        # EmbeddedResource.resource: every ResourceContents variant needs a string `uri`
+        (
+            "sampling/createMessage",
+            "resource-no-uri",
+            {
+                "role": "user",
+                "content": {"type": "resource", "resource": {"text": "t"}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "resource-annotations-empty",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource",
+                    "resource": {"uri": "file:///a", "text": "t", "annotations": {}},
+                },
+                "model": "m",
+            },
+        ),
         ("roots/list", "no-name", {"roots": [{"uri": "file:///work"}]}),
         ("roots/list", "not-list", {"roots": {"uri": "file:///w", "name": "w"}}),
         ("roots/list", "uri-number", {"roots": [{"uri": 1, "name": "w"}]}),
@@ -781,6 +849,43 @@ def context() -> None:
                     "name": "a",
                     "icons": [{"src": "https://e.io/i.png"}],
                 },
+                "model": "m",
+            },
+        ),
+        # Annotations with their required members; tool_use has no `annotations` member (ignored)
+        (
+            "sampling/createMessage",
+            "annotations-full",
+            {
+                "role": "user",
+                "content": {
+                    "type": "text",
+                    "text": "x",
+                    "annotations": {
+                        "audience": ["user", {"assistant": None}],
+                        "priority": 0.5,
+                        "lastModified": "2025-01-12T15:00:58Z",
+                    },
+                },
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "tool-use-annotations-ignored",
+            {
+                "role": "user",
+                "content": {"type": "tool_use", "id": "1", "name": "t", "annotations": 5},
+                "model": "m",
+            },
+        ),
+        # an undecodable blob still reads as ResourceContents::Empty (untagged, unknown members ignored)
+        (
+            "sampling/createMessage",
+            "resource-blob-falls-to-empty",
+            {
+                "role": "user",
+                "content": {"type": "resource", "resource": {"uri": "file:///a", "blob": "!!"}},
                 "model": "m",
             },
         ),

@@ -78,3 +78,37 @@ def test_resource_link_icons_are_typed() -> None:
     assert _fits(InputKind.SAMPLING, _sampled({**link, "icons": [{"src": "https://e.io/i.png"}]}))
     assert not _fits(InputKind.SAMPLING, _sampled({**link, "icons": [{"src": 1}]}))
     assert not _fits(InputKind.SAMPLING, _sampled({**link, "icons": {"src": "s"}}))
+
+
+@pytest.mark.parametrize(
+    ("annotations", "fits"),
+    [
+        ({"audience": ["user"], "priority": 0.5}, True),
+        ({"audience": [], "priority": 1, "lastModified": "2025-01-12T15:00:58Z"}, True),
+        ({}, False),
+        ({"audience": ["user"]}, False),
+        ({"priority": 1}, False),
+        ({"audience": ["system"], "priority": 1}, False),
+        ({"audience": [], "priority": 1, "lastModified": "yesterday"}, False),
+    ],
+)
+def test_annotations_audience_and_priority_are_required(annotations: JSON, fits: bool) -> None:
+    """neva's `Annotations` has no `#[serde(default)]`: `audience` and `priority` are required
+    members, `lastModified` a `DateTime<Utc>`."""
+    content = {"type": "text", "text": "x", "annotations": annotations}
+    assert _fits(InputKind.SAMPLING, _sampled(content)) is fits
+
+
+def test_tool_use_has_no_annotations_member() -> None:
+    """`ToolUse` declares no `annotations`, so any value there is an ignored unknown member."""
+    content = {"type": "tool_use", "id": "1", "name": "t", "annotations": 5}
+    assert _fits(InputKind.SAMPLING, _sampled(content))
+
+
+def test_embedded_resource_contents_untagged_variants() -> None:
+    """`ResourceContents` is untagged Text | Json | Blob | Empty: a string `uri` is needed by all,
+    and an undecodable `blob` still reads as `Empty`."""
+    assert _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": {"uri": "u"}}))
+    blob = {"uri": "u", "blob": "!!"}
+    assert _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": blob}))
+    assert not _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": {"text": "t"}}))
