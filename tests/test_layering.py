@@ -25,6 +25,7 @@ TOOLING = (
     "mcp_touchstone.conformance",
     "mcp_touchstone._cli",
     "mcp_touchstone.adapters",
+    "mcp_touchstone.audit",
 )
 
 

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mcp_touchstone import __version__, serde_json
 from mcp_touchstone._errors import TouchstoneError
@@ -176,6 +176,39 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0 if report.conformant else 1
 
 
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from mcp_touchstone.audit._run import main as audit_main
+
+    return audit_main(args)
+
+
+def _add_audit(sub: Any) -> None:
+    """``touchstone audit`` (spec/audit.md); the work is imported only when it runs."""
+    a = sub.add_parser(
+        "audit",
+        help="black-box security audit of a live MCP server",
+        epilog="exit status: 0 nothing at or above --fail-on, 1 a finding that is, "
+        "2 the audit could not be made",
+    )
+    a.add_argument("--url", help="the server's streamable HTTP endpoint")
+    a.add_argument("--command", help="a command starting the server on stdio")
+    a.add_argument("--token", help="bearer token of the main caller")
+    a.add_argument("--other-token", help="a second caller (principal binding, existence)")
+    a.add_argument("--peer-url", help="a second server sharing keys (audience)")
+    a.add_argument("--tool", help="the tool answering input_required (default: found)")
+    a.add_argument("--arguments", help="its arguments, a JSON object")
+    a.add_argument("--era", choices=("2025-11-25", "2026-07-28", "both"), default="both")
+    a.add_argument(
+        "--fail-on", default="medium", help="lowest severity that fails (default medium)"
+    )
+    a.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    a.add_argument("--report", help="also write the JSON report to this file")
+    a.add_argument("--max-requests", type=int, default=300, help="request budget (default 300)")
+    a.add_argument("--ttl-wait", type=float, default=0.0, help="seconds to wait for TTL-1 (≤ 900)")
+    a.add_argument("--probe", action="append", help="only this probe ID (repeatable)")
+    a.set_defaults(func=_cmd_audit)
+
+
 def _report_tmp(report: str) -> str:
     """A fresh temporary file beside ``report``, made before the run so that an unwritable
     report path costs no run (VEC-REPORT-4)."""
@@ -270,6 +303,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--report", help="also write the JSON report to this file")
     r.set_defaults(func=_cmd_run)
+    _add_audit(sub)
     return p
 
 

@@ -80,6 +80,50 @@ async def header_check(subject: Subject) -> Cell:
     return Cell(False, "body differs")
 
 
+NODE_LABEL = "TypeScript SDK McpServer (disabled)"
+
+
+async def node_check(kind: str, era: str, urls: tuple[str, str]) -> Cell | None:
+    """The TypeScript SDK's row: the ``disabled`` server against the ``absent`` one over HTTP
+    (live loopback URLs); ``None`` when the SDK does not speak ``era`` at all (its ground truth
+    refuses the protocol version)."""
+    from tests.adapters._node import url_exchange
+
+    disabled, absent = urls
+    list_method = LIST_OF[kind][0]
+    calls = [call_for(kind, HIDDEN[kind]), (list_method, {})]
+    with_it = await url_exchange(disabled, era, CALLER, calls)
+    without = await url_exchange(absent, era, CALLER, calls[:1])
+    if b"Unsupported protocol version" in without[0][1]:
+        return None
+    target = "vault://{id}" if kind == "template" else HIDDEN[kind]
+    if target in listed(with_it[1], kind):
+        return Cell(False, "listed")
+    if with_it[0] != without[0]:
+        if with_it[0][0] != without[0][0]:
+            return Cell(False, f"status {with_it[0][0]} vs {without[0][0]}")
+        return Cell(False, "body differs")
+    return Cell(True)
+
+
+async def _node_rows() -> list[str]:
+    from tests.adapters._node import node_server
+
+    rows = []
+    with node_server("disabled") as disabled, node_server("absent") as absent:
+        for kind in KINDS:
+            cells = []
+            for transport, era in COLUMNS:
+                cell = (
+                    None
+                    if transport == "memory"
+                    else await node_check(kind, era, (disabled, absent))
+                )
+                cells.append("n/a" if cell is None else _mark(cell))
+            rows.append(f"| {NODE_LABEL} | {kind} | " + " | ".join(cells) + " |")
+    return rows
+
+
 def _mark(cell: Cell) -> str:
     return "✅" if cell.holds else f"❌ {cell.why}"
 
@@ -99,6 +143,8 @@ async def matrix() -> str:
                 f"| {subject.label} | {kind} | " + " | ".join(_mark(c) for c in cells) + " |"
             )
         header_rows.append(f"| {subject.label} | {_mark(await header_check(subject))} |")
+    lines.extend(await _node_rows())
+    header_rows.append(f"| {NODE_LABEL} | n/a (no 2026-07-28 in SDK 1.32.2) |")
     return "\n".join(
         [
             "# Cross-SDK leak matrix",
@@ -109,7 +155,10 @@ async def matrix() -> str:
             "Each cell: the unprivileged caller asks for a privileged component; the answer must",
             "equal, byte for byte over HTTP (status included) and value for value in memory, the",
             "answer of the same server without that component, and the component must be absent",
-            "from the caller's list. ✅ holds; ❌ says how it leaks.",
+            "from the caller's list. ✅ holds; ❌ says how it leaks. The TypeScript SDK row",
+            "(npm `@modelcontextprotocol/sdk`, `make node-deps`) runs `tests/node/server.mjs` on",
+            "loopback ports; it has no in-memory client here (memory columns n/a) and no",
+            "2026-07-28 era (its server refuses that protocol version).",
             "",
             *lines,
             "",

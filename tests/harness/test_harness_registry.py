@@ -8,7 +8,8 @@ from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.harness._operation import PINNED_SECOND_WAVE
 from mcp_touchstone.serde_json import JSON
 
-ADDED_OPERATIONS = {"json.to_string", "scope.evaluate_entry"}  # the latter: HARNESS-ENTRY-1
+# Additions: HARNESS-JSON-1, HARNESS-MRTR-CLIENT-1, HARNESS-ENTRY-1.
+ADDED_OPERATIONS = {"json.to_string", "mrtr.client", "scope.evaluate_entry"}
 
 JUNK: list[JSON] = [None, True, 0, -1.5, "", "x", [], [None], {}, {"unexpected": [1, {"a": None}]}]
 

@@ -15,10 +15,12 @@ PAYLOAD: dict[str, JSON] = {"answers": {}, "exp": 10, "req": "tools/call:x", "ef
 
 
 def test_registered_operations() -> None:
-    """MRTR-HARNESS-1, MRTR-HARNESS-4: the six v1 operations and the pinned mrtr.round."""
+    """MRTR-HARNESS-1, MRTR-HARNESS-4, MRTR-HARNESS-5: the six v1 operations, the pinned
+    mrtr.round and the mrtr.client addition."""
     assert sorted(set(OPERATIONS) - {"mrtr.round"}) == [
         "mrtr.allows",
         "mrtr.capabilities",
+        "mrtr.client",
         "mrtr.input_responses_digest",
         "mrtr.request_binding",
         "mrtr.state.open",

@@ -219,13 +219,15 @@ class _Protection:
         return handler
 
     def _visible(self, caller: Caller, kind: ComponentKind, items: Any) -> list[Any]:
-        return [
-            item
-            for item in items
-            if caller.sees(
-                self.visibility, kind, _component_id(kind, item), getattr(item, "meta", None)
-            )
-        ]
+        policy = self.visibility
+        kept = []
+        for item in items:
+            meta = getattr(item, "meta", None)
+            if shown_to_all(policy, meta) or caller.sees(
+                policy, kind, _component_id(kind, item), meta
+            ):
+                kept.append(item)
+        return kept
 
     # -- calls ------------------------------------------------------------------------
     async def _not_found(self, ctx: Any, method: str, params: Any, field: str, real: str) -> Any:

@@ -214,3 +214,12 @@ OPERATIONS: dict[str, HarnessOperation] = {
 from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402 -- section import
 
 OPERATIONS["mrtr.round"] = mrtr_round
+
+
+# ---------------------------------------------------------------------------------------
+# mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
+# against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.
+# ---------------------------------------------------------------------------------------
+from mcp_touchstone.harness._mrtr_client import mrtr_client  # noqa: E402 (appended section)
+
+OPERATIONS["mrtr.client"] = mrtr_client

@@ -20,6 +20,7 @@ _ADAPTERS: Mapping[str, str] = MappingProxyType(
         "json.to_string": "_json",
         "mrtr.allows": "_mrtr",
         "mrtr.capabilities": "_mrtr",
+        "mrtr.client": "_mrtr",
         "mrtr.input_responses_digest": "_mrtr",
         "mrtr.request_binding": "_mrtr",
         "mrtr.round": "_mrtr",

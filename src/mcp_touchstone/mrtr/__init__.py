@@ -4,11 +4,12 @@ The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
 :func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
 and the answers digest, client capabilities and the server's gate, the
 ``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models, and the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
+models; the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
 for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
 ``on_commit``), with the final-response store behind the :class:`RequestStateStore` protocol
-(default :class:`InMemoryRequestStateStore`, bounded). Randomness, the clock and the store are
-always arguments.
+(default :class:`InMemoryRequestStateStore`, bounded); and neva's client loop
+(:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`) over an injected transport, fulfiller
+and id counter. Randomness, the clock and the store are always arguments.
 """
 
 from typing import TYPE_CHECKING
@@ -20,6 +21,25 @@ from mcp_touchstone.mrtr._capabilities import (
     ElicitationModes,
     missing_capability_error,
     parse_capabilities,
+)
+from mcp_touchstone.mrtr._client import (
+    DEFAULT_MAX_MRTR_ROUNDS,
+    ROUNDS_EXHAUSTED,
+    BatchSender,
+    ClientOptions,
+    Fulfiller,
+    IdSource,
+    Observer,
+    Sender,
+    TraceContext,
+    apply_client_meta,
+    client_request,
+    declared_capabilities,
+    fulfil_input,
+    read_input_required,
+    read_server_info,
+    run_batch_with_mrtr,
+    run_with_mrtr,
 )
 from mcp_touchstone.mrtr._context import Context, RoundState
 from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
@@ -74,16 +94,22 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "DEFAULT_MAX_MRTR_ROUNDS",
     "MRTR_METHODS",
+    "ROUNDS_EXHAUSTED",
+    "BatchSender",
     "CapabilityError",
     "CheckContext",
     "ClientMrtrCapabilities",
+    "ClientOptions",
     "Context",
     "CreateMessageResult",
     "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
+    "Fulfiller",
     "Handler",
+    "IdSource",
     "InMemoryRequestStateStore",
     "InputKind",
     "InputRequest",
@@ -91,29 +117,40 @@ __all__ = [
     "InputRequiredResult",
     "Keyring",
     "ListRootsResult",
+    "Observer",
     "PayloadError",
     "RequestStateStore",
     "Reservation",
     "RoundResult",
     "RoundState",
     "RpcError",
+    "Sender",
     "ServerConfig",
     "StateError",
     "StatePayload",
     "StoredResponse",
+    "TraceContext",
     "Wrapper",
+    "apply_client_meta",
     "client_capabilities",
+    "client_request",
+    "declared_capabilities",
     "decode_input_request",
     "derive_key",
     "dispatch",
+    "fulfil_input",
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",
     "missing_capability_error",
     "open_state",
     "parse_capabilities",
+    "read_input_required",
+    "read_server_info",
     "request_binding",
     "request_state",
+    "run_batch_with_mrtr",
+    "run_with_mrtr",
     "salient_params",
     "seal",
     "verify",
