@@ -61,7 +61,7 @@ def test_content_bytes_deserialize_base64_as_bytes_standard(data: str, fits: boo
     """Audio and image `data` is `Bytes` read by `deserialize_base64_as_bytes` with the base64
     crate's `STANDARD` engine: padded, canonical, standard alphabet."""
     for kind in ("image", "audio"):
-        content = {"type": kind, "data": data, "mimeType": "x/y"}
+        content: JSON = {"type": kind, "data": data, "mimeType": "x/y"}
         assert _fits(InputKind.SAMPLING, _sampled(content)) is fits
 
 
@@ -95,13 +95,13 @@ def test_resource_link_icons_are_typed() -> None:
 def test_annotations_audience_and_priority_are_required(annotations: JSON, fits: bool) -> None:
     """neva's `Annotations` has no `#[serde(default)]`: `audience` and `priority` are required
     members, `lastModified` a `DateTime<Utc>`."""
-    content = {"type": "text", "text": "x", "annotations": annotations}
+    content: JSON = {"type": "text", "text": "x", "annotations": annotations}
     assert _fits(InputKind.SAMPLING, _sampled(content)) is fits
 
 
 def test_tool_use_has_no_annotations_member() -> None:
     """`ToolUse` declares no `annotations`, so any value there is an ignored unknown member."""
-    content = {"type": "tool_use", "id": "1", "name": "t", "annotations": 5}
+    content: JSON = {"type": "tool_use", "id": "1", "name": "t", "annotations": 5}
     assert _fits(InputKind.SAMPLING, _sampled(content))
 
 
@@ -109,6 +109,6 @@ def test_embedded_resource_contents_untagged_variants() -> None:
     """`ResourceContents` is untagged Text | Json | Blob | Empty: a string `uri` is needed by all,
     and an undecodable `blob` still reads as `Empty`."""
     assert _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": {"uri": "u"}}))
-    blob = {"uri": "u", "blob": "!!"}
+    blob: JSON = {"uri": "u", "blob": "!!"}
     assert _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": blob}))
     assert not _fits(InputKind.SAMPLING, _sampled({"type": "resource", "resource": {"text": "t"}}))
