@@ -620,6 +620,135 @@ def context() -> None:
             "text-not-string",
             {"role": "user", "content": {"type": "text", "text": 5}, "model": "m"},
         ),
+        # serde_json's enum forms: a map form with a non-unit value, or two keys, is refused
+        ("elicitation/create", "action-map-value", {"action": {"accept": 1}}),
+        ("elicitation/create", "action-map-two-keys", {"action": {"accept": None, "cancel": None}}),
+        # audio/image `data` reads through deserialize_base64_as_bytes (STANDARD: padded, canonical)
+        (
+            "sampling/createMessage",
+            "image-data-not-base64",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "not base64!", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "image-data-unpadded",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "AA", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "image-data-trailing-bits",
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "AB==", "mimeType": "image/png"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "audio-data-urlsafe",
+            {
+                "role": "user",
+                "content": {"type": "audio", "data": "-_8=", "mimeType": "audio/wav"},
+                "model": "m",
+            },
+        ),
+        # EmptyContent is a unit struct: no members besides the tag
+        (
+            "sampling/createMessage",
+            "empty-content-with-member",
+            {"role": "user", "content": {"type": "empty", "text": "x"}, "model": "m"},
+        ),
+        # ResourceLink.icons is Option<Vec<Icon>>; an icon's `src` is a String
+        (
+            "sampling/createMessage",
+            "resource-link-icon-src-number",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource_link",
+                    "uri": "file:///a",
+                    "name": "a",
+                    "icons": [{"src": 1}],
+                },
+                "model": "m",
+            },
+        ),
+        # Annotations: `audience: Vec<Role>` and `priority: f32` are required (no serde(default))
+        (
+            "sampling/createMessage",
+            "annotations-empty",
+            {
+                "role": "user",
+                "content": {"type": "text", "text": "x", "annotations": {}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-no-priority",
+            {
+                "role": "user",
+                "content": {"type": "text", "text": "x", "annotations": {"audience": ["user"]}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-bad-role",
+            {
+                "role": "user",
+                "content": {
+                    "type": "image",
+                    "data": "AA==",
+                    "mimeType": "image/png",
+                    "annotations": {"audience": ["system"], "priority": 1},
+                },
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "annotations-bad-last-modified",
+            {
+                "role": "user",
+                "content": {
+                    "type": "text",
+                    "text": "x",
+                    "annotations": {"audience": [], "priority": 1, "lastModified": "yesterday"},
+                },
+                "model": "m",
+            },
+        ),
+        # EmbeddedResource.resource: every ResourceContents variant needs a string `uri`
+        (
+            "sampling/createMessage",
+            "resource-no-uri",
+            {
+                "role": "user",
+                "content": {"type": "resource", "resource": {"text": "t"}},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "resource-annotations-empty",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource",
+                    "resource": {"uri": "file:///a", "text": "t", "annotations": {}},
+                },
+                "model": "m",
+            },
+        ),
         ("roots/list", "no-name", {"roots": [{"uri": "file:///work"}]}),
         ("roots/list", "not-list", {"roots": {"uri": "file:///w", "name": "w"}}),
         ("roots/list", "uri-number", {"roots": [{"uri": 1, "name": "w"}]}),
@@ -687,6 +816,78 @@ def context() -> None:
             "roots/list",
             "root-meta",
             {"roots": [{"uri": "file:///w", "name": "w", "_meta": {"k": 1}}]},
+        ),
+        # serde_json reads a unit variant from its map form {"<name>": null} too
+        ("elicitation/create", "action-map-form", {"action": {"decline": None}}),
+        (
+            "sampling/createMessage",
+            "role-map-form",
+            {"role": {"assistant": None}, "content": {"type": "text", "text": "x"}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "audio-standard-base64",
+            {
+                "role": "user",
+                "content": {"type": "audio", "data": "aGk+/w==", "mimeType": "audio/wav"},
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "empty-content",
+            {"role": "user", "content": {"type": "empty"}, "model": "m"},
+        ),
+        (
+            "sampling/createMessage",
+            "resource-link-icon",
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource_link",
+                    "uri": "file:///a",
+                    "name": "a",
+                    "icons": [{"src": "https://e.io/i.png"}],
+                },
+                "model": "m",
+            },
+        ),
+        # Annotations with their required members; tool_use has no `annotations` member (ignored)
+        (
+            "sampling/createMessage",
+            "annotations-full",
+            {
+                "role": "user",
+                "content": {
+                    "type": "text",
+                    "text": "x",
+                    "annotations": {
+                        "audience": ["user", {"assistant": None}],
+                        "priority": 0.5,
+                        "lastModified": "2025-01-12T15:00:58Z",
+                    },
+                },
+                "model": "m",
+            },
+        ),
+        (
+            "sampling/createMessage",
+            "tool-use-annotations-ignored",
+            {
+                "role": "user",
+                "content": {"type": "tool_use", "id": "1", "name": "t", "annotations": 5},
+                "model": "m",
+            },
+        ),
+        # an undecodable blob still reads as ResourceContents::Empty (untagged, unknown members ignored)
+        (
+            "sampling/createMessage",
+            "resource-blob-falls-to-empty",
+            {
+                "role": "user",
+                "content": {"type": "resource", "resource": {"uri": "file:///a", "blob": "!!"}},
+                "model": "m",
+            },
         ),
         ("roots/list", "empty", {"roots": []}),
         ("roots/list", "one", ROOTS),

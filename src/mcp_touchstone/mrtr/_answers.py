@@ -6,17 +6,23 @@ error. These readers mirror those derived serde structs: an object by member nam
 sequence form, unknown members ignored, ``Option`` members accepting ``null``. The reason text
 after the kind is serde's explanation in spirit; the harness compares a malformed-answer message
 only up to ``" result"`` (``protocol/mrtr-round.md``, Comparison). Content items are checked by
-their ``type`` tag and each variant's required members and simple optional ones; nested
-``annotations`` and embedded ``resource`` contents are checked as objects only.
+their ``type`` tag and each variant's required and optional members: ``annotations`` as neva's
+``Annotations`` (``audience`` and ``priority`` required; ``lastModified`` an RFC 3339 time,
+approximating chrono's relaxed parser), embedded ``resource`` contents by the members every
+``ResourceContents`` variant shares, audio/image ``data`` as standard base64.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import datetime
+import re
 from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone._serde import unexpected, unit_variant_error
+from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
 from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
@@ -35,12 +41,25 @@ def _type(value: JSON, expected: str) -> AnswerError:
     return AnswerError(f"invalid type: {unexpected(value)}, expected {expected}")
 
 
-def _unit_variant(value: JSON, variants: tuple[str, ...], name: str) -> None:
-    if not isinstance(value, str):
-        raise _type(value, f"enum {name}")
-    if value not in variants:
-        listed = ", ".join(f"`{v}`" for v in variants)
-        raise AnswerError(f"unknown variant `{value}`, expected one of {listed}")
+def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
+    """A derived unit-only enum read from a ``serde_json::Value``: a variant name, or serde's map
+    form ``{"<name>": null}`` (serde_json's ``deserialize_enum``), which neva accepts too."""
+    refused = unit_variant_error(value, variants)
+    if refused is not None:
+        raise AnswerError(refused)
+
+
+def _is_standard_b64(value: JSON) -> bool:
+    """``deserialize_base64_as_bytes``: ``general_purpose::STANDARD`` (the ``base64`` crate's
+    standard alphabet, padding required, canonical trailing bits): exactly the strings that
+    re-encode to themselves."""
+    if not isinstance(value, str) or not value.isascii():
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return base64.b64encode(decoded).decode("ascii") == value
 
 
 def _required(obj: dict[str, JSON], name: str) -> JSON:
@@ -56,7 +75,7 @@ def _string(value: JSON) -> None:
 
 def _elicit(value: JSON) -> None:
     obj = struct_members(value, "ElicitResult", ("action", "content", "_meta"), AnswerError)
-    _unit_variant(_required(obj, "action"), _ACTIONS, "ElicitationAction")
+    _unit_variant(_required(obj, "action"), _ACTIONS)
 
 
 def _opt(obj: dict[str, JSON], name: str, check: Callable[[JSON], bool]) -> None:
@@ -75,6 +94,64 @@ def _is_obj(value: JSON) -> bool:
 
 def _is_usize(value: JSON) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < (1 << 64)
+
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):?(\d{2}))"
+)
+_ANNOTATED = frozenset({"text", "audio", "image", "resource_link", "resource"})
+"""The ``Content`` variants whose struct has an ``annotations`` member (others ignore it)."""
+
+
+def _is_datetime(value: JSON) -> bool:
+    """``DateTime<Utc>`` (chrono's relaxed RFC 3339 ``FromStr``): a calendar date, ``T``/``t`` or a
+    space, a time with optional fraction, ``Z``/``z`` or a ``+hh:mm`` offset (colon optional)."""
+    match = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return False
+    year, month, day, hour, minute, second, off_h, off_m = (
+        int(g) if g is not None else 0 for g in match.groups()
+    )
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return hour < 24 and minute < 60 and second <= 60 and off_h < 24 and off_m < 60
+
+
+def _annotations_ok(value: JSON) -> bool:
+    """neva's ``Annotations``: ``audience: Vec<Role>`` and ``priority: f32`` are required (the
+    struct has no ``#[serde(default)]``), ``lastModified`` an optional ``DateTime<Utc>``."""
+    try:
+        obj = struct_members(
+            value, "Annotations", ("audience", "lastModified", "priority"), AnswerError
+        )
+        audience = _required(obj, "audience")
+        if not isinstance(audience, list):
+            return False
+        for role in audience:
+            _unit_variant(role, _ROLES)
+        priority = _required(obj, "priority")
+    except AnswerError:
+        return False
+    if isinstance(priority, bool) or not isinstance(priority, int | float):
+        return False
+    stamp = obj.get("lastModified")
+    return stamp is None or _is_datetime(stamp)
+
+
+def _resource_contents_ok(value: JSON) -> bool:
+    """``ResourceContents`` (untagged Text | Json | Blob | Empty): every variant needs a string
+    ``uri`` and shares ``title``/``mimeType``/``annotations``; ``Empty`` ignores ``text`` and
+    ``blob``, so those decide nothing once the shared members read."""
+    if not isinstance(value, dict) or not isinstance(value.get("uri"), str):
+        return False
+    if any(
+        value.get(name) is not None and not isinstance(value[name], str)
+        for name in ("title", "mimeType")
+    ):
+        return False
+    return value.get("annotations") is None or _annotations_ok(value["annotations"])
 
 
 # The required string members of each ``Content`` variant (internally tagged by ``type``).
@@ -99,14 +176,26 @@ def _content_ok(item: JSON) -> bool:
         return False
     if any(not isinstance(item.get(name), str) for name in _CONTENT_REQUIRED[kind]):
         return False
+    if kind in ("audio", "image") and not _is_standard_b64(item["data"]):
+        return False  # `data: Bytes` reads through deserialize_base64_as_bytes (STANDARD)
+    if kind == "empty" and len(item) > 1:
+        return False  # the unit struct `EmptyContent` takes no members besides the tag
     try:
-        _opt(item, "annotations", _is_obj)
+        annotations = item.get("annotations") if kind in _ANNOTATED else None
+        if annotations is not None and not _annotations_ok(annotations):
+            return False
         if kind == "resource_link":
             _opt(item, "size", _is_usize)
             for name in ("mimeType", "title", "description"):
                 _opt(item, name, _is_str)
+            icons = item.get("icons")
+            if icons is not None:
+                if not isinstance(icons, list):
+                    return False
+                for icon in icons:
+                    check_icon(icon)
         elif kind == "resource":
-            if not isinstance(item.get("resource"), dict):
+            if not _resource_contents_ok(item.get("resource")):
                 return False
         elif kind == "tool_use":
             _opt(item, "input", _is_obj)
@@ -116,7 +205,7 @@ def _content_ok(item: JSON) -> bool:
                 return False
             if "isError" in item and not isinstance(item["isError"], bool):
                 return False
-    except AnswerError:
+    except (AnswerError, MetaError):
         return False
     return True
 
@@ -134,7 +223,7 @@ def _sampling(value: JSON) -> None:
     obj = struct_members(
         value, "CreateMessageResult", ("role", "content", "model", "stopReason"), AnswerError
     )
-    _unit_variant(_required(obj, "role"), _ROLES, "Role")
+    _unit_variant(_required(obj, "role"), _ROLES)
     _content(_required(obj, "content"))
     _string(_required(obj, "model"))
     stop = obj.get("stopReason")

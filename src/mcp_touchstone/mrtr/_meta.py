@@ -22,6 +22,7 @@ __all__ = [
     "MRTR_METHODS",
     "MetaError",
     "RequestMeta",
+    "check_icon",
     "client_capabilities",
     "input_responses",
     "malformed_mrtr_error",
@@ -101,7 +102,7 @@ _META_DEFAULTED = frozenset({"inputResponses", "requestState"})
 _ICON_THEMES = ("dark", "light")
 
 
-def _check_icon(value: JSON) -> None:
+def check_icon(value: JSON) -> None:
     """neva's ``Icon``: ``src`` a string; ``mimeType`` a string, ``sizes`` a list of
     strings (any string reads as a size), ``theme`` ``dark`` or ``light``, all optional."""
     icon = struct_members(value, "Icon", ("mimeType", "sizes", "src", "theme"), MetaError)
@@ -128,7 +129,7 @@ def _check_client_info(value: JSON) -> None:
         if not isinstance(icons, list):
             raise MetaError(f"invalid type: {unexpected(icons)}, expected a sequence")
         for icon in icons:
-            _check_icon(icon)
+            check_icon(icon)
     for key in ("name", "version"):
         if key in info:
             _opt_str(info, key)
