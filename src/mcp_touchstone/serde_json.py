@@ -370,15 +370,6 @@ def _write(value: JSON, out: list[str], sort_keys: bool) -> None:
         raise JsonError(f"{type(value).__name__} is not a JSON value")
 
 
-_SORTED_ENCODER = _json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
-)
-_ORDERED_ENCODER = _json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False
-)
-"""``json.dumps`` with these options, built once (``dumps`` builds an encoder per call)."""
-
-
 def _not_json(value: object) -> JSON:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
@@ -401,13 +392,25 @@ _C_ORDERED = (
 """The C encoders ``json.dumps`` would build for each call, built once."""
 
 
+def _stdlib_dumps(value: JSON, sort_keys: bool) -> str:
+    return _json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
+    )
+
+
 def _dump(value: JSON, sort_keys: bool) -> str:
     encoder = _C_SORTED if sort_keys else _C_ORDERED
     try:
-        if encoder is not None:
-            fast = "".join(encoder(value, 0))
-        else:  # pragma: no cover - CPython always has the C accelerator
-            fast = (_SORTED_ENCODER if sort_keys else _ORDERED_ENCODER).encode(value)
+        if encoder is None:  # pragma: no cover - CPython always has the C accelerator
+            fast = _stdlib_dumps(value, sort_keys)
+        else:
+            try:
+                fast = "".join(encoder(value, 0))
+            except TypeError:
+                # A leaf the prebuilt C encoder does not know as a JSON type: ``json.dumps``
+                # decides (it refuses non-JSON values the same way, and honours the int/str
+                # look-alikes a symbolic executor such as CrossHair substitutes).
+                fast = _stdlib_dumps(value, sort_keys)
     except (TypeError, ValueError) as exc:
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
