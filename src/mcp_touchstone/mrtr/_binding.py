@@ -32,8 +32,13 @@ def salient_params(params: JSON) -> JSON:
 
 
 def request_binding(method: str, params: JSON) -> str:
-    """``"{method}:" + b64url(sha256(canonical(salient_params(params))))`` (MRTR-BIND-1)."""
-    return f"{method}:{_digest(salient_params(params))}"
+    """``"{method}:" + b64url(sha256(canonical(salient_params(params))))`` (MRTR-BIND-1).
+
+    Params holding none of the unbound keys are hashed as they are: their salient part is a
+    copy equal to them."""
+    if isinstance(params, dict) and not UNBOUND_KEYS.isdisjoint(params):
+        params = salient_params(params)
+    return f"{method}:{_digest(params)}"
 
 
 def input_responses_digest(responses: Mapping[str, JSON]) -> str:

@@ -33,7 +33,7 @@ from mcp_touchstone.mrtr._payload_reader import (
 )
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
 
-__all__ = ["FIELD_ORDER", "PayloadError", "StatePayload"]
+__all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "plain_object"]
 
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring
 """A JSON string as serde_json writes it: raw UTF-8, the same escapes (C-accelerated)."""
@@ -41,6 +41,17 @@ _encode_str: Callable[[str], str] = json.encoder.encode_basestring
 
 def _invalid_type(value: JSON, expected: str) -> str:
     return invalid_type(value, expected)
+
+
+def plain_object(value: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A fresh ``dict`` of a payload map's members: a read-only view over a ``dict`` is copied
+    with the dict's own ``copy`` (``dict(view)`` goes through the mapping protocol, several
+    times slower); any other mapping through ``dict``."""
+    if type(value) is MappingProxyType:
+        plain = value.copy()
+        if type(plain) is dict:
+            return plain
+    return dict(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +82,9 @@ class StatePayload:
     def to_json(self) -> dict[str, JSON]:
         """The payload as a JSON object in declared field order, every field written."""
         return {
-            "answers": dict(self.answers),
+            "answers": plain_object(self.answers),
             "requested": list(self.requested),
-            "memos": dict(self.memos),
+            "memos": plain_object(self.memos),
             "effects": list(self.effects),
             "exp": self.exp,
             "req": self.req,
@@ -93,11 +104,11 @@ class StatePayload:
         text = "".join(
             (
                 '{"answers":',
-                canonical(dict(self.answers)) if self.answers else "{}",
+                canonical(plain_object(self.answers)) if self.answers else "{}",
                 ',"requested":[',
                 ",".join(map(_encode_str, self.requested)),
                 '],"memos":',
-                canonical(dict(self.memos)) if self.memos else "{}",
+                canonical(plain_object(self.memos)) if self.memos else "{}",
                 ',"effects":[',
                 ",".join(map(_encode_str, self.effects)),
                 '],"exp":',
@@ -132,10 +143,43 @@ class StatePayload:
         return fast if fast is not None else PayloadReader(data).payload(_build)
 
 
-_QUOTED_NAMES: tuple[tuple[str, bytes], ...] = tuple(
-    (n, b'"' + n.encode() + b'"') for n in FIELD_ORDER
-)
+_QUOTED_NAMES: tuple[bytes, ...] = tuple(b'"' + n.encode() + b'"' for n in FIELD_ORDER)
 _ABSENT = object()
+
+_SLOT_SETTERS = tuple(
+    StatePayload.__dict__[name].__set__
+    for name in ("answers", "exp", "req", "requested", "memos", "effects", "principal", "aud")
+)
+"""The slot setters of :class:`StatePayload`'s fields (a frozen class refuses ``setattr``)."""
+_new_payload = object.__new__
+
+
+def _assemble(  # noqa: PLR0917 - the eight fields positionally: one call on the hot decode path
+    answers: Mapping[str, JSON],
+    exp: int,
+    req: str,
+    requested: tuple[str, ...],
+    memos: Mapping[str, JSON],
+    effects: tuple[str, ...],
+    principal: str | None,
+    aud: str | None,
+) -> StatePayload:
+    """The :class:`StatePayload` of fields already in the shape ``__post_init__`` gives them
+    (both maps read-only, ``effects`` free of repeats), without running it: the same value,
+    field for field (tests/mrtr/test_mrtr_payload.py holds the differential)."""
+    payload = _new_payload(StatePayload)
+    set_answers, set_exp, set_req, set_requested, set_memos, set_effects, set_p, set_aud = (
+        _SLOT_SETTERS
+    )
+    set_answers(payload, answers)
+    set_exp(payload, exp)
+    set_req(payload, req)
+    set_requested(payload, requested)
+    set_memos(payload, memos)
+    set_effects(payload, effects)
+    set_p(payload, principal)
+    set_aud(payload, aud)
+    return payload
 
 
 def _decode_fast(data: bytes) -> StatePayload | None:
@@ -144,9 +188,10 @@ def _decode_fast(data: bytes) -> StatePayload | None:
     A text the strict JSON layer accepts is one serde_json's reader accepts too (the layer
     is at least as strict; see MRTR-PAYLOAD-8), so only two things remain to be decided:
     a repeated top-level field, which the layer's last-wins parse hides, and the field
-    types. Repeats are ruled out cheaply when no escape appears and each present field
-    name occurs once in the text; anything else (and every failure, so that its message
-    carries serde's position) goes to the byte reader.
+    types. Repeats are ruled out cheaply when no escape appears and no field name occurs
+    twice anywhere in the text (a name that also occurs nested defers, conservatively);
+    anything else (and every failure, so that its message carries serde's position) goes
+    to the byte reader.
     """
     if b"\\" in data:
         return None
@@ -154,9 +199,10 @@ def _decode_fast(data: bytes) -> StatePayload | None:
         value = from_str(data)
     except JsonError:
         return None
-    if isinstance(value, dict):
-        for name, quoted in _QUOTED_NAMES:
-            if name in value and data.count(quoted) > 1:
+    if type(value) is dict:
+        count = data.count
+        for quoted in _QUOTED_NAMES:
+            if count(quoted) > 1:
                 return None
         return _from_object_fast(value)
     if isinstance(value, list):
@@ -205,17 +251,19 @@ def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
         aud is not None and type(aud) is not str
     ):
         return None
+    if len(effects) > 1:
+        effects = tuple(dict.fromkeys(effects))  # set semantics, as __post_init__
     # The two maps are fresh from the parser and referenced nowhere else, so they are wrapped
     # read-only as they are (frozen_object would copy them first).
-    return StatePayload(
-        answers=MappingProxyType(answers),
-        exp=exp,
-        req=req,
-        requested=requested,
-        memos=MappingProxyType(cast("dict[str, JSON]", memos)),
-        effects=effects,
-        principal=principal,
-        aud=aud,
+    return _assemble(
+        MappingProxyType(answers),
+        exp,
+        req,
+        requested,
+        MappingProxyType(cast("dict[str, JSON]", memos)),
+        effects,
+        principal,
+        aud,
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
 from mcp_touchstone.mrtr._context import RoundState
 from mcp_touchstone.mrtr._meta import client_capabilities, input_responses, request_state
-from mcp_touchstone.mrtr._payload import StatePayload
+from mcp_touchstone.mrtr._payload import StatePayload, plain_object
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, verify
 from mcp_touchstone.serde_json import JSON
 
@@ -67,8 +67,8 @@ def seed_round(
     requested: tuple[str, ...] | None = None
     if token is not None:
         payload: StatePayload = verify(token, keyring, check)
-        settled = dict(payload.answers)
-        memos = dict(payload.memos)
+        settled = plain_object(payload.answers)
+        memos = plain_object(payload.memos)
         effects = list(payload.effects)
         requested = payload.requested
     answers = merge_answers(settled, requested, input_responses(params))

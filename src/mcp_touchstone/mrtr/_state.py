@@ -77,6 +77,13 @@ class Keyring:
     )
     """Each secret's AEAD, derived on first use and dropped with the keyring (a cache, not
     part of the value: it never changes what the keyring seals or opens)."""
+    _sealers: dict[bool, tuple[str, bytes, ChaCha20Poly1305]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Per header version (audience-bound or not): the token's ``"{version}.{kid}."`` prefix,
+    the header bytes and the active AEAD, built by the first seal that passes the key checks
+    (a cache like ``_ciphers``: ``keys`` and ``active_kid`` never change, and only an immutable
+    ``bytes`` secret is cached)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
@@ -86,6 +93,27 @@ class Keyring:
         found = self._ciphers.get(secret)
         if found is None:
             found = self._ciphers[secret] = ChaCha20Poly1305(derive_key(secret))
+        return found
+
+    def sealer(self, audience_bound: bool) -> tuple[str, bytes, ChaCha20Poly1305]:
+        """What a seal under the active key needs: the token prefix ``"{version}.{kid}."``,
+        the header (associated data) and the AEAD. Raises :class:`StateError` (``-32603``)
+        when the active kid has no key, or is empty or contains ``.`` (MRTR-SEAL-1..3)."""
+        found = self._sealers.get(audience_bound)
+        if found is not None:
+            return found
+        secret = self.keys.get(self.active_kid)
+        if secret is None:
+            raise StateError(INTERNAL_ERROR, "active requestState kid has no key in the keyring")
+        kid = self.active_kid
+        if not kid or "." in kid:
+            raise StateError(
+                INTERNAL_ERROR, "requestState kid must be non-empty and must not contain '.'"
+            )
+        header = f"{VERSION_AUD if audience_bound else VERSION}.{kid}"
+        found = (header + ".", header.encode("utf-8"), self.cipher(bytes(secret)))
+        if type(secret) is bytes:  # a mutable secret (a bytearray) is read afresh each seal
+            self._sealers[audience_bound] = found
         return found
 
     @staticmethod
@@ -140,18 +168,9 @@ def seal_plaintext(
     that carry another plaintext in neva's token format."""
     if len(nonce) != NONCE_LEN:
         raise ValueError(f"nonce must be {NONCE_LEN} bytes, got {len(nonce)}")
-    secret = keyring.keys.get(keyring.active_kid)
-    if secret is None:
-        raise StateError(INTERNAL_ERROR, "active requestState kid has no key in the keyring")
-    kid = keyring.active_kid
-    if not kid or "." in kid:
-        raise StateError(
-            INTERNAL_ERROR, "requestState kid must be non-empty and must not contain '.'"
-        )
-    version = VERSION_AUD if audience_bound else VERSION
-    header = f"{version}.{kid}"
-    sealed = keyring.cipher(bytes(secret)).encrypt(nonce, plaintext, header.encode("utf-8"))
-    return f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
+    prefix, header, cipher = keyring.sealer(audience_bound)
+    sealed = cipher.encrypt(nonce, plaintext, header)
+    return f"{prefix}{b64url_encode(nonce)}.{b64url_encode(sealed)}"
 
 
 def _invalid(message: str) -> StateError:
