@@ -46,14 +46,15 @@ def b64url_decode(text: str) -> bytes:
     if not text.isascii() or (raw := text.encode("ascii")).translate(None, _ALPHABET):
         raise B64Error("invalid base64url symbol")
     rem = len(text) % 4
-    if rem == 1:
-        raise B64Error("invalid base64url length")
-    if rem == 2 and _VALUE[text[-1]] & 0x0F:
-        raise B64Error("non-zero trailing bits")
-    if rem == 3 and _VALUE[text[-1]] & 0x03:
-        raise B64Error("non-zero trailing bits")
-    padded = (raw + _PAD[rem]).translate(_TO_STANDARD)
+    if rem:
+        if rem == 1:
+            raise B64Error("invalid base64url length")
+        if rem == 2 and _VALUE[text[-1]] & 0x0F:
+            raise B64Error("non-zero trailing bits")
+        if rem == 3 and _VALUE[text[-1]] & 0x03:
+            raise B64Error("non-zero trailing bits")
+        raw += _PAD[rem]
     try:
-        return binascii.a2b_base64(padded, strict_mode=True)
+        return binascii.a2b_base64(raw.translate(_TO_STANDARD), strict_mode=True)
     except binascii.Error as exc:  # pragma: no cover - excluded by the checks above
         raise B64Error(str(exc)) from None

@@ -18,8 +18,11 @@ UNBOUND_KEYS: frozenset[str] = frozenset({"_meta", "inputResponses", "requestSta
 """Top-level params keys a request binding leaves out (MRTR-BIND-2)."""
 
 
+_sha256 = hashlib.sha256
+
+
 def _digest(value: JSON) -> str:
-    return b64url_encode(hashlib.sha256(canonical(value).encode("utf-8")).digest())
+    return b64url_encode(_sha256(canonical(value).encode("utf-8")).digest())
 
 
 def salient_params(params: JSON) -> JSON:
@@ -38,7 +41,7 @@ def request_binding(method: str, params: JSON) -> str:
     copy equal to them."""
     if isinstance(params, dict) and not UNBOUND_KEYS.isdisjoint(params):
         params = salient_params(params)
-    return f"{method}:{_digest(params)}"
+    return f"{method}:{b64url_encode(_sha256(canonical(params).encode('utf-8')).digest())}"
 
 
 def input_responses_digest(responses: Mapping[str, JSON]) -> str:

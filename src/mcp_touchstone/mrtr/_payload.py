@@ -31,6 +31,7 @@ from mcp_touchstone.mrtr._payload_reader import (
     PayloadReader,
     check_field,
 )
+from mcp_touchstone.mrtr._plain_json import parse_plain
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "plain_object"]
@@ -144,7 +145,6 @@ class StatePayload:
 
 
 _QUOTED_NAMES: tuple[bytes, ...] = tuple(b'"' + n.encode() + b'"' for n in FIELD_ORDER)
-_ABSENT = object()
 
 _SLOT_SETTERS = tuple(
     StatePayload.__dict__[name].__set__
@@ -193,12 +193,14 @@ def _decode_fast(data: bytes) -> StatePayload | None:
     anything else (and every failure, so that its message carries serde's position) goes
     to the byte reader.
     """
-    if b"\\" in data:
-        return None
-    try:
-        value = from_str(data)
-    except JsonError:
-        return None
+    value = parse_plain(data)  # from_str's value where the text is plain, else None
+    if value is None:
+        if b"\\" in data:
+            return None
+        try:
+            value = from_str(data)
+        except JsonError:
+            return None
     if type(value) is dict:
         count = data.count
         for quoted in _QUOTED_NAMES:
@@ -213,55 +215,51 @@ def _decode_fast(data: bytes) -> StatePayload | None:
     return None
 
 
-def _str_tuple(value: object) -> tuple[str, ...] | None:
-    """An array of strings as a tuple, ``()`` when absent, ``None`` when mistyped."""
-    if value is _ABSENT:
-        return ()
-    if type(value) is not list:
-        return None
-    for item in value:
-        if type(item) is not str:
-            return None
-    return tuple(value)
-
-
 def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
     """The payload of an object the typed reader accepts, or ``None`` for any object it
     refuses (its message is then the byte reader's). Same verdicts as :func:`_build`."""
-    get = obj.get
-    answers = get("answers")
-    exp = get("exp")
-    req = get("req")
-    if type(answers) is not dict or type(req) is not str or type(exp) is not int:
-        return None
-    if not 0 <= exp <= U64_MAX:
-        return None
-    memos = get("memos", _ABSENT)
-    if memos is _ABSENT:
-        memos = {}
-    elif type(memos) is not dict:
-        return None
-    requested = _str_tuple(get("requested", _ABSENT))
-    effects = _str_tuple(get("effects", _ABSENT))
-    if requested is None or effects is None:
-        return None
-    principal = get("principal")
-    aud = get("aud")
-    if (principal is not None and type(principal) is not str) or (
-        aud is not None and type(aud) is not str
+    if len(obj) == len(FIELD_ORDER) and tuple(obj) == FIELD_ORDER:
+        # Every field once, in declared order (what a seal writes): one unpacking reads them.
+        answers, requested, memos, effects, exp, req, principal, aud = obj.values()
+    else:
+        get = obj.get
+        answers = get("answers")
+        requested = get("requested", [])
+        memos = get("memos", {})
+        effects = get("effects", [])
+        exp = get("exp")
+        req = get("req")
+        principal = get("principal")
+        aud = get("aud")
+    if (
+        type(answers) is not dict
+        or type(memos) is not dict
+        or type(exp) is not int
+        or type(req) is not str
+        or type(requested) is not list
+        or type(effects) is not list
+        or (principal is not None and type(principal) is not str)
+        or (aud is not None and type(aud) is not str)
+        or not 0 <= exp <= U64_MAX
     ):
         return None
-    if len(effects) > 1:
-        effects = tuple(dict.fromkeys(effects))  # set semantics, as __post_init__
+    for item in requested:
+        if type(item) is not str:
+            return None
+    for item in effects:
+        if type(item) is not str:
+            return None
     # The two maps are fresh from the parser and referenced nowhere else, so they are wrapped
-    # read-only as they are (frozen_object would copy them first).
+    # read-only as they are (frozen_object would copy them first); effects has set semantics,
+    # as __post_init__ gives it.
+    names = cast("list[str]", effects)
     return _assemble(
         MappingProxyType(answers),
         exp,
         req,
-        requested,
-        MappingProxyType(cast("dict[str, JSON]", memos)),
-        effects,
+        tuple(cast("list[str]", requested)),
+        MappingProxyType(memos),
+        tuple(names if len(names) < 2 else dict.fromkeys(names)),
         principal,
         aud,
     )
