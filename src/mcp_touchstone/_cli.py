@@ -51,10 +51,11 @@ EXIT_CODES = """exit status:
 
 
 def _cmd_harness(_args: argparse.Namespace) -> int:
-    from mcp_touchstone.harness._registry import reference_operations
+    from mcp_touchstone.harness._registry import parsed_input_operations
     from mcp_touchstone.harness._server import main
 
-    return main(reference_operations())
+    # The server parses every line with serde_json.from_str (HARNESS-OPS-2).
+    return main(parsed_input_operations())
 
 
 def _write_stdout(text: str) -> bool:

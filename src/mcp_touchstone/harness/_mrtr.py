@@ -13,6 +13,7 @@ from mcp_touchstone._serde import U64_MAX
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -23,16 +24,13 @@ from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, verify
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 
 
 def _object(raw: JSON) -> dict[str, JSON]:
-    try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        raise _BadInputError(str(exc)) from None
+    # The JSON check (serde_json.validate) is the operation's wrapper: harness/_parsed.py.
     if not isinstance(raw, dict):
         raise _BadInputError("input must be a JSON object")
     return raw
@@ -190,7 +188,7 @@ def _allows(raw: JSON) -> dict[str, JSON]:
     }
 
 
-OPERATIONS: dict[str, HarnessOperation] = {
+PARSED_OPERATIONS: dict[str, HarnessOperation] = {
     "mrtr.request_binding": _request_binding,
     "mrtr.input_responses_digest": _input_responses_digest,
     "mrtr.state.seal": _state_seal,
@@ -198,21 +196,31 @@ OPERATIONS: dict[str, HarnessOperation] = {
     "mrtr.capabilities": _capabilities,
     "mrtr.allows": _allows,
 }
-"""The six pinned ``mrtr.*`` operations (harness-v1)."""
+"""The ``mrtr.*`` operations for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+
+OPERATIONS: dict[str, HarnessOperation] = {
+    name: checked(op) for name, op in PARSED_OPERATIONS.items()
+}
+"""The six pinned ``mrtr.*`` operations (harness-v1), for any input."""
 
 
 # --------------------------------------------------------------------------- mrtr.round
 # One server round of neva's MRTR dispatch for a scripted handler (pinned,
 # shared/protocol/mrtr-round.md); the adapter lives in _mrtr_round.py (MRTR-HARNESS-4).
-from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402 -- section import
+from mcp_touchstone.harness._mrtr_round import mrtr_round, mrtr_round_parsed  # noqa: E402
 
 OPERATIONS["mrtr.round"] = mrtr_round
+PARSED_OPERATIONS["mrtr.round"] = mrtr_round_parsed
 
 
 # ---------------------------------------------------------------------------------------
 # mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
 # against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.
 # ---------------------------------------------------------------------------------------
-from mcp_touchstone.harness._mrtr_client import mrtr_client  # noqa: E402 (appended section)
+from mcp_touchstone.harness._mrtr_client import (  # noqa: E402 (appended section)
+    mrtr_client,
+    mrtr_client_parsed,
+)
 
 OPERATIONS["mrtr.client"] = mrtr_client
+PARSED_OPERATIONS["mrtr.client"] = mrtr_client_parsed

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
+from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
@@ -19,7 +20,7 @@ from mcp_touchstone.mrtr._client import (
 )
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
 from mcp_touchstone.mrtr._requests import InputRequest
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]
 
@@ -242,13 +243,8 @@ def _first_id(client: JSON, requests: list[dict[str, JSON]]) -> int:
     return _I64_MIN if top == _I64_MAX else top + 1
 
 
-def mrtr_client(raw: JSON) -> dict[str, JSON]:
-    """``mrtr.client``: every write the client made and the call's outcome
-    (HARNESS-MRTR-CLIENT-1..3)."""
-    try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        return _invalid(str(exc))
+def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
+    """:func:`mrtr_client` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
     try:
         obj = _obj(raw, "input")
         if ("request" in obj) == ("batch" in obj):
@@ -314,3 +310,8 @@ def mrtr_client(raw: JSON) -> dict[str, JSON]:
         return done({"responses": list[JSON](responses)})
     except _BadInputError as exc:
         return _invalid(str(exc))
+
+
+mrtr_client = checked(mrtr_client_parsed)
+"""``mrtr.client``: every write the client made and the call's outcome
+(HARNESS-MRTR-CLIENT-1..3)."""

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
+from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._context import Context
 from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
 from mcp_touchstone.mrtr._errors import RpcError
 from mcp_touchstone.mrtr._requests import InputKind, InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_round"]
 
@@ -292,12 +293,8 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
     return store
 
 
-def mrtr_round(raw: JSON) -> dict[str, JSON]:
-    """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
-    try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        return _invalid(str(exc))
+def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
+    """:func:`mrtr_round` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
     try:
         obj = _obj(raw, "input")
         request = _request(obj.get("request"))
@@ -326,3 +323,7 @@ def mrtr_round(raw: JSON) -> dict[str, JSON]:
             for tag, response, exp in sorted(store.items(), key=lambda item: item[0])
         ],
     }
+
+
+mrtr_round = checked(mrtr_round_parsed)
+"""``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""

@@ -46,24 +46,28 @@ def adapter_modules() -> tuple[str, ...]:
     return tuple(sorted(set(_ADAPTERS.values())))
 
 
-def _load(module: str) -> Mapping[str, HarnessOperation]:
-    ops: Mapping[str, HarnessOperation] = importlib.import_module(
-        f"mcp_touchstone.harness.{module}"
-    ).OPERATIONS
+def _load(module: str, *, parsed: bool = False) -> Mapping[str, HarnessOperation]:
+    adapter = importlib.import_module(f"mcp_touchstone.harness.{module}")
+    ops: Mapping[str, HarnessOperation] = adapter.OPERATIONS
+    if parsed:
+        # An adapter's PARSED_OPERATIONS (harness/_parsed.py) stand in for the operations they
+        # name; the others are served as they are.
+        ops = {**ops, **getattr(adapter, "PARSED_OPERATIONS", {})}
     return ops
 
 
 class _LazyOperations(Mapping[str, HarnessOperation]):
     """A read-only operation table that imports an adapter on first use of one of its names."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, parsed: bool = False) -> None:
         self._loaded: dict[str, Mapping[str, HarnessOperation]] = {}
+        self._parsed = parsed
 
     def __getitem__(self, name: str) -> HarnessOperation:
         module = _ADAPTERS[name]
         ops = self._loaded.get(module)
         if ops is None:
-            ops = self._loaded[module] = _load(module)
+            ops = self._loaded[module] = _load(module, parsed=self._parsed)
         return ops[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -77,3 +81,11 @@ class _LazyOperations(Mapping[str, HarnessOperation]):
 def reference_operations() -> Mapping[str, HarnessOperation]:
     """All operations the built-in reference implements, by name, in name order (HARNESS-OPS-2)."""
     return _LazyOperations()
+
+
+@cache
+def parsed_input_operations() -> Mapping[str, HarnessOperation]:
+    """The reference's operations for input ``serde_json.from_str`` parsed, what the harness
+    server hands them (HARNESS-OPS-2): the same answers as :func:`reference_operations`, without
+    re-validating a value that is JSON by construction (harness/_parsed.py)."""
+    return _LazyOperations(parsed=True)

@@ -25,7 +25,13 @@ from mcp_touchstone.mrtr._errors import (
     UNSUPPORTED_PROTOCOL_VERSION,
     RpcError,
 )
-from mcp_touchstone.mrtr._meta import MRTR_METHODS, client_capabilities, malformed_mrtr_error
+from mcp_touchstone.mrtr._meta import (
+    MRTR_METHODS,
+    MetaReading,
+    client_capabilities,
+    malformed_mrtr_error,
+    read_request_meta,
+)
 from mcp_touchstone.mrtr._params import method_params_error
 from mcp_touchstone.mrtr._payload import StatePayload
 from mcp_touchstone.mrtr._seed import seed_round
@@ -263,7 +269,8 @@ def dispatch(
     if early is not None:
         return RoundResult(_error_response(request_id, early))
 
-    capabilities: ClientMrtrCapabilities = client_capabilities(params)
+    reading = read_request_meta(params)  # the typed _meta, read once for the whole round
+    capabilities: ClientMrtrCapabilities = client_capabilities(params, reading)
     if not mrtr:
         context = Context(None, capabilities)
         response = _run_handler(handler, context, params, wrapper, request_id)
@@ -278,7 +285,7 @@ def dispatch(
         max_state_bytes=config.max_state_bytes,
     )
     try:
-        seeded = seed_round(method, params, config.keyring, check, capabilities)
+        seeded = seed_round(method, params, config.keyring, check, capabilities, reading=reading)
     except RpcError as error:
         return RoundResult(_error_response(request_id, error))
     round_state = seeded.round
@@ -302,6 +309,7 @@ def dispatch(
             now=now,
             nonce=nonce,
             principal=principal,
+            reading=reading,
         )
         result = RoundResult(
             stamp(result.response, config.server_info), result.minted, final=result.final
@@ -323,10 +331,11 @@ def _round(  # noqa: PLR0917 -- the round's seven inputs, each a different thing
     now: int,
     nonce: Callable[[], bytes],
     principal: str | None,
+    reading: MetaReading | None = None,
 ) -> RoundResult:
     """Steps 5-7 of a round (the params read, the handler and what follows it), before
     stamping."""
-    method_error = method_params_error(method, params)
+    method_error = method_params_error(method, params, reading)
     if method_error is not None:
         response = _error_response(request_id, method_error)
     else:

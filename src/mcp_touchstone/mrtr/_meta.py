@@ -21,12 +21,14 @@ __all__ = [
     "CLIENT_CAPABILITIES_KEY",
     "MRTR_METHODS",
     "MetaError",
+    "MetaReading",
     "RequestMeta",
     "check_icon",
     "client_capabilities",
     "input_responses",
     "malformed_mrtr_error",
     "parse_request_meta",
+    "read_request_meta",
     "request_state",
 ]
 
@@ -185,13 +187,17 @@ def parse_request_meta(value: JSON) -> RequestMeta:
     order (the params read of MRTR-ROUND-3 reports it)."""
     meta = struct_members(value, "RequestParamsMeta", _META_FIELDS, MetaError, _META_DEFAULTED)
     order = sorted(meta) if isinstance(value, dict) else list(meta)
+    capabilities: ClientMrtrCapabilities | None = None
     for key in order:
         kind = _META_CHECKS.get(key)
-        if kind is not None:
+        if kind == "caps" and meta[key] is not None:
+            try:  # the check of this member is its parse: read once, kept for the result
+                capabilities = parse_capabilities(meta[key])
+            except CapabilityError as exc:
+                raise MetaError(str(exc)) from None
+        elif kind is not None:
             _check_member(kind, meta, key)
     responses = meta.get("inputResponses")
-    caps_value = meta.get(CLIENT_CAPABILITIES_KEY)
-    capabilities = None if caps_value is None else parse_capabilities(caps_value)
     state = meta.get("requestState")
     return RequestMeta(
         capabilities=capabilities,
@@ -200,13 +206,37 @@ def parse_request_meta(value: JSON) -> RequestMeta:
     )
 
 
-def _typed_meta(params: JSON) -> RequestMeta | None:
+@dataclass(frozen=True, slots=True)
+class MetaReading:
+    """One request's ``params._meta`` read once under the typed parse, for every reader of
+    the request (the retry fallbacks, the capabilities, the params read): ``source`` is the
+    ``_meta`` value read (``None`` when params has none), ``meta`` its parse and ``error``
+    the parse's failure (at most one of the two is set)."""
+
+    source: JSON = None
+    meta: RequestMeta | None = None
+    error: MetaError | None = None
+
+
+def read_request_meta(params: JSON) -> MetaReading:
+    """The :class:`MetaReading` of ``params`` (an object holding ``_meta``; anything else has
+    none): what :func:`request_state`, :func:`input_responses`, :func:`client_capabilities`
+    and the params read would each parse again."""
     if not isinstance(params, dict) or "_meta" not in params:
-        return None
+        return _NO_META
+    source = params["_meta"]
     try:
-        return parse_request_meta(params["_meta"])
-    except MetaError:
-        return None
+        return MetaReading(source, parse_request_meta(source))
+    except MetaError as exc:
+        return MetaReading(source, error=exc)
+
+
+_NO_META = MetaReading()
+
+
+def _typed_meta(params: JSON, reading: MetaReading | None = None) -> RequestMeta | None:
+    # ``reading`` is read_request_meta(params), when the caller has it.
+    return (reading if reading is not None else read_request_meta(params)).meta
 
 
 def malformed_mrtr_error(method: str, params: JSON) -> RpcError | None:
@@ -233,30 +263,33 @@ def _stated(params: JSON, name: str) -> JSON:
     return params.get(name) if isinstance(params, dict) else None
 
 
-def request_state(params: JSON) -> str | None:
+def request_state(params: JSON, reading: MetaReading | None = None) -> str | None:
     """The echoed ``requestState``: ``params.requestState`` if a string, else the legacy
-    ``_meta.requestState`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
+    ``_meta.requestState`` when the whole ``_meta`` parses (MRTR-RETRY-3). ``reading`` is
+    :func:`read_request_meta` of ``params`` when the caller has it."""
     value = _stated(params, "requestState")
     if isinstance(value, str):
         return value
-    meta = _typed_meta(params)
+    meta = _typed_meta(params, reading)
     return None if meta is None else meta.request_state
 
 
-def input_responses(params: JSON) -> dict[str, JSON] | None:
+def input_responses(params: JSON, reading: MetaReading | None = None) -> dict[str, JSON] | None:
     """The offered answers: ``params.inputResponses`` if an object (``{}`` included), else
-    the legacy ``_meta.inputResponses`` when the whole ``_meta`` parses (MRTR-RETRY-3)."""
+    the legacy ``_meta.inputResponses`` when the whole ``_meta`` parses (MRTR-RETRY-3).
+    ``reading`` is :func:`read_request_meta` of ``params`` when the caller has it."""
     value = _stated(params, "inputResponses")
     if isinstance(value, dict):
         return value
-    meta = _typed_meta(params)
+    meta = _typed_meta(params, reading)
     return None if meta is None else meta.input_responses
 
 
-def client_capabilities(params: JSON) -> ClientMrtrCapabilities:
+def client_capabilities(params: JSON, reading: MetaReading | None = None) -> ClientMrtrCapabilities:
     """The request's declared capabilities; a ``_meta`` that fails its typed parse
-    anywhere declares nothing, it is not an error (MRTR-CAP-8)."""
-    meta = _typed_meta(params)
+    anywhere declares nothing, it is not an error (MRTR-CAP-8). ``reading`` is
+    :func:`read_request_meta` of ``params`` when the caller has it."""
+    meta = _typed_meta(params, reading)
     if meta is None or meta.capabilities is None:
         return ClientMrtrCapabilities()
     return meta.capabilities

@@ -14,7 +14,7 @@ from __future__ import annotations
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
-from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone.mrtr._meta import MetaError, MetaReading, parse_request_meta
 from mcp_touchstone.mrtr._structs import struct_members
 from mcp_touchstone.serde_json import JSON
 
@@ -37,7 +37,7 @@ class _ParamsError(TouchstoneError, ValueError):
     pass
 
 
-def _member(name: str, value: JSON, required: str) -> None:
+def _member(name: str, value: JSON, required: str, reading: MetaReading | None) -> None:
     if name == required:
         if not isinstance(value, str):
             raise _ParamsError(f"invalid type: {unexpected(value)}, expected a string")
@@ -45,14 +45,22 @@ def _member(name: str, value: JSON, required: str) -> None:
         if value is not None and not isinstance(value, dict):
             raise _ParamsError(f"invalid type: {unexpected(value)}, expected a map")
     elif name == "_meta" and value is not None:
+        if reading is not None and reading.source is value:  # already read: its verdict
+            if reading.error is not None:
+                raise _ParamsError(str(reading.error))
+            return
         try:
             parse_request_meta(value)
         except MetaError as exc:
             raise _ParamsError(str(exc)) from None
 
 
-def method_params_error(method: str, params: JSON) -> RpcError | None:
-    """The ``-32602`` error reading ``params`` as ``method``'s params type, or ``None``."""
+def method_params_error(
+    method: str, params: JSON, reading: MetaReading | None = None
+) -> RpcError | None:
+    """The ``-32602`` error reading ``params`` as ``method``'s params type, or ``None``.
+    ``reading`` is ``read_request_meta(params)`` when the caller has it: a ``_meta`` member
+    that is the value it read is not parsed again."""
     spec = _STRUCTS.get(method)
     if spec is None:
         return None
@@ -63,7 +71,7 @@ def method_params_error(method: str, params: JSON) -> RpcError | None:
         order = sorted(members) if isinstance(value, dict) else list(members)
         for name in order:
             if name in fields:
-                _member(name, members[name], required)
+                _member(name, members[name], required, reading)
         if required not in members:
             raise _ParamsError(f"missing field `{required}`")
     except _ParamsError as exc:

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
 from mcp_touchstone.mrtr._context import RoundState
-from mcp_touchstone.mrtr._meta import client_capabilities, input_responses, request_state
+from mcp_touchstone.mrtr._meta import (
+    MetaReading,
+    client_capabilities,
+    input_responses,
+    read_request_meta,
+    request_state,
+)
 from mcp_touchstone.mrtr._payload import StatePayload, plain_object
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, verify
 from mcp_touchstone.serde_json import JSON
@@ -54,13 +60,18 @@ def seed_round(
     keyring: Keyring,
     check: CheckContext,
     capabilities: ClientMrtrCapabilities | None = None,
+    *,
+    reading: MetaReading | None = None,
 ) -> Seeded:
     """Seed an MRTR-method round, or raise the verify failure as a ``StateError``.
 
     ``check`` carries ``method``, ``params``, ``now``, the principal, the audience and the size
-    cap. ``capabilities`` defaults to the typed ``_meta`` read (MRTR-SEED-1).
+    cap. ``capabilities`` defaults to the typed ``_meta`` read (MRTR-SEED-1); ``reading`` is
+    ``read_request_meta(params)`` when the caller has it (else the ``_meta`` is read here).
     """
-    token = request_state(params)
+    if reading is None:
+        reading = read_request_meta(params)
+    token = request_state(params, reading)
     settled: dict[str, JSON] = {}
     memos: dict[str, JSON] = {}
     effects: list[str] = []
@@ -71,11 +82,13 @@ def seed_round(
         memos = plain_object(payload.memos)
         effects = list(payload.effects)
         requested = payload.requested
-    answers = merge_answers(settled, requested, input_responses(params))
+    answers = merge_answers(settled, requested, input_responses(params, reading))
     return Seeded(
         round=RoundState(
             answers=answers,
-            capabilities=capabilities if capabilities is not None else client_capabilities(params),
+            capabilities=capabilities
+            if capabilities is not None
+            else client_capabilities(params, reading),
             memos=memos,
             effects=effects,
             requested=requested,
