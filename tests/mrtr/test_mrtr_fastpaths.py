@@ -356,7 +356,13 @@ def test_cached_sealer_seals_what_a_fresh_keyring_seals(
 
     again = seal_plaintext(plaintext, ring, nonce, audience_bound=bound)
     assert again == seal_plaintext(plaintext, fresh, nonce, audience_bound=bound)
-    assert again.startswith(("v2" if bound else "v1") + ".k.")
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from mcp_touchstone.mrtr._state import derive_key
+
+    header = ("v2" if bound else "v1") + ".k"
+    sealed = ChaCha20Poly1305(derive_key(b"secret")).encrypt(nonce, plaintext, header.encode())
+    assert again == f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
 
 
 @pytest.mark.parametrize(
@@ -396,3 +402,77 @@ def test_a_mutable_secret_is_read_afresh() -> None:
     second = sealed(ring)
     assert first == sealed(Keyring("k", {"k": b"one"}))
     assert second == sealed(Keyring("k", {"k": b"two"}))
+
+
+def _sequential_open(token: str, keyring: Keyring) -> bytes:
+    """open_plaintext as the codec reads it step by step (each segment decoded on its own),
+    the reference for the one-decode fast path."""
+    from cryptography.exceptions import InvalidTag
+
+    from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode
+    from mcp_touchstone.mrtr._state import ACCEPTED_VERSIONS
+
+    def invalid(message: str) -> StateError:
+        return StateError(-32602, message)
+
+    parts = token.split(".")
+    if len(parts) != 4:
+        raise invalid("malformed requestState")
+    version, kid, nonce_b64, sealed_b64 = parts
+    if version not in ACCEPTED_VERSIONS:
+        raise invalid("unsupported requestState version")
+    secret = keyring.keys.get(kid)
+    if secret is None:
+        raise invalid("unknown requestState key id")
+    try:
+        nonce = b64url_decode(nonce_b64)
+    except B64Error:
+        raise invalid("bad requestState nonce") from None
+    try:
+        sealed = b64url_decode(sealed_b64)
+    except B64Error:
+        raise invalid("bad requestState payload") from None
+    if len(nonce) != 12:
+        raise invalid("bad requestState nonce")
+    header = f"{version}.{kid}".encode("utf-8", "surrogatepass")
+    try:
+        return keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
+    except InvalidTag:
+        raise invalid("requestState integrity check failed") from None
+
+
+def _outcome(fn: object, token: str, keyring: Keyring) -> bytes | tuple[int, str]:
+    assert callable(fn)
+    try:
+        out = fn(token, keyring)
+    except StateError as exc:
+        return (exc.error.code, exc.error.message)
+    assert isinstance(out, bytes)
+    return out
+
+
+_B64_NOISE = st.sampled_from(["A", "Q", "_", "-", "=", "+", "/", " ", "é", ".", "AA", ""])
+
+
+@given(payloads(), nonces, st.data())
+def test_open_plaintext_is_the_sequential_decode(
+    p: StatePayload, nonce: bytes, data: st.DataObject
+) -> None:
+    """MRTR-OPEN-2..8, MRTR-B64-1: opening with the two segments decoded as one text gives
+    the plaintext, or the error, that decoding them one by one gives, for tokens altered in
+    either segment (lengths, alphabet, padding, trailing bits)."""
+    from mcp_touchstone.mrtr import seal
+    from mcp_touchstone.mrtr._state import open_plaintext
+
+    ring = Keyring.single(b"k")
+    token = seal(p, ring, nonce)
+    head, kid, nonce_b64, sealed_b64 = token.split(".")
+    segments = [nonce_b64, sealed_b64]
+    for _ in range(data.draw(st.integers(0, 3))):
+        which = data.draw(st.integers(0, 1))
+        text = segments[which]
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 1))
+        segments[which] = text[:at] + data.draw(_B64_NOISE) + text[at + cut :]
+    altered = f"{head}.{kid}.{segments[0]}.{segments[1]}"
+    assert _outcome(open_plaintext, altered, ring) == _outcome(_sequential_open, altered, ring)
