@@ -22,9 +22,17 @@ from dataclasses import dataclass
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import U64_MAX
 from mcp_touchstone.harness._operation import HarnessOperation
-from mcp_touchstone.serde_json import JSON
+from mcp_touchstone.serde_json import JSON, JsonError, validate
 
-__all__ = ["EXPECTED", "MUST", "BadInputError", "Readers", "guarded", "invalid_input"]
+__all__ = [
+    "EXPECTED",
+    "MUST",
+    "BadInputError",
+    "Readers",
+    "guarded",
+    "invalid_input",
+    "valid_json",
+]
 
 
 class BadInputError(TouchstoneError, ValueError):
@@ -52,6 +60,16 @@ def guarded(
         return run
 
     return wrap
+
+
+def valid_json(raw: JSON, where: str = "input") -> JSON:
+    """``raw`` when the JSON layer accepts it as a value (``serde_json.validate``: no lone
+    surrogate, no non-finite float, ...); otherwise its message, naming ``where``."""
+    try:
+        validate(raw, where=where)
+    except JsonError as exc:
+        raise BadInputError(str(exc)) from None
+    return raw
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone.harness._input import MUST, valid_json
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._operation import HarnessOperation
@@ -23,17 +23,13 @@ from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, verify
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 
 
 def _object(raw: JSON) -> dict[str, JSON]:
-    try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        raise _BadInputError(str(exc)) from None
-    return MUST.object(raw, "input", "a JSON object")
+    return MUST.object(valid_json(raw), "input", "a JSON object")
 
 
 def _str(obj: dict[str, JSON], key: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone.harness._input import MUST, valid_json
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr._context import Context
@@ -24,7 +24,7 @@ from mcp_touchstone.mrtr._errors import RpcError
 from mcp_touchstone.mrtr._requests import InputKind, InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_round"]
 
@@ -284,11 +284,7 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
 def mrtr_round(raw: JSON) -> dict[str, JSON]:
     """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
     try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        return _invalid(str(exc))
-    try:
-        obj = _obj(raw, "input")
+        obj = _obj(valid_json(raw), "input")
         request = _request(obj.get("request"))
         config, now, nonce, principal = _server(obj.get("server"))
         store = _store(obj.get("store", []))
