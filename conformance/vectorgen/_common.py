@@ -58,7 +58,7 @@ def grant(
     server: str,
     tool: str,
     constraints: list[Any] | None = None,
-    operations: list[str] | None = None,
+    operations: list[Any] | None = None,
 ) -> dict[str, Any]:
     """A Chio tool grant in its JSON shape: ``invoke`` unless ``operations`` says otherwise, and
     no ``constraints`` key when there are none."""
