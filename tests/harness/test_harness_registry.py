@@ -124,9 +124,11 @@ def test_every_adapter_reads_input_with_the_shared_readers() -> None:
 
 def test_the_shared_readers_keep_each_wording() -> None:
     """HARNESS-MSG-3: the readers name the place in the wording each adapter family has used."""
+    from collections.abc import Callable
+
     from mcp_touchstone.harness._input import EXPECTED, MUST, BadInputError
 
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: MUST.object(1, "input"), "input must be an object"),
         (lambda: MUST.field({}, "id", "input"), "input.id is missing"),
         (lambda: EXPECTED.object([], "input.x"), "input.x: expected an object"),
