@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_touchstone.harness._input import MUST
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._parsed import checked
@@ -45,16 +46,11 @@ def _is_int(value: JSON) -> bool:
 
 
 def _obj(value: JSON, where: str) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise _BadInputError(f"`{where}` must be an object")
-    return value
+    return MUST.object(value, f"`{where}`")
 
 
 def _bool(obj: dict[str, JSON], key: str) -> bool:
-    value = obj.get(key, False)
-    if not isinstance(value, bool):
-        raise _BadInputError(f"`client.{key}` must be a boolean")
-    return value
+    return MUST.boolean(obj.get(key, False), f"`client.{key}`")
 
 
 def _error(value: JSON, where: str, *, neva_codes_only: bool) -> RpcError:

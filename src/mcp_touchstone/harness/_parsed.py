@@ -7,8 +7,9 @@ construction, so checking it again changes no answer and only costs a walk over 
 harness server parses every request line with ``from_str``, so ``touchstone harness`` serves
 an adapter's ``PARSED_OPERATIONS`` (the same operations without the check) where it has them.
 
-:func:`checked` builds the general operation from the parsed one: ``validate`` first, its
-message as the operation's ``invalid_input`` answer, then the parsed operation.  A test runs
+:func:`checked` builds the general operation from the parsed one: the harness's one JSON check
+(``_input.valid_json``) first, its message as the operation's ``invalid_input`` answer, then the
+parsed operation.  A test runs
 both tables over every vector and over lines the server must refuse
 (tests/harness/test_harness_parsed.py).
 """
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 from functools import wraps
 
-from mcp_touchstone.harness._input import invalid_input
+from mcp_touchstone.harness._input import BadInputError, invalid_input, valid_json
 from mcp_touchstone.harness._operation import HarnessOperation
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["checked"]
 
@@ -32,8 +33,8 @@ def checked(parsed: HarnessOperation) -> HarnessOperation:
     @wraps(parsed)
     def operation(raw: JSON) -> dict[str, JSON]:
         try:
-            validate(raw, where="input")
-        except JsonError as exc:
+            valid_json(raw)
+        except BadInputError as exc:
             return invalid_input(str(exc))
         return parsed(raw)
 
