@@ -1,10 +1,9 @@
-"""Differentials for the requestState codec's fast paths (issue 13): each one gives the answer
-of the general path it short-cuts, errors byte for byte (MRTR-PAYLOAD-*, MRTR-BIND-1,
-MRTR-SEAL-1..3)."""
+"""Differentials for the requestState payload's fast paths (issue 13): each one gives the answer
+of the general path it short-cuts, errors byte for byte (MRTR-PAYLOAD-*). The token layer's and
+the binding's: test_mrtr_token_fastpaths.py."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections import OrderedDict
@@ -15,14 +14,12 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mcp_touchstone.mrtr import Keyring, PayloadError, StateError, StatePayload, request_binding
-from mcp_touchstone.mrtr._b64 import b64url_encode
-from mcp_touchstone.mrtr._binding import salient_params
+from mcp_touchstone.mrtr import PayloadError, StatePayload
 from mcp_touchstone.mrtr._payload import _assemble, _build, _from_object_fast, plain_object
 from mcp_touchstone.mrtr._payload_reader import PayloadReader
 from mcp_touchstone.mrtr._plain_json import parse_plain
-from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str
-from tests.strategies.mrtr import json_values, nonces, payloads
+from mcp_touchstone.serde_json import JSON, JsonError, from_str
+from tests.strategies.mrtr import json_values, payloads
 
 
 def _same(a: object, b: object) -> bool:
@@ -318,161 +315,3 @@ def test_plain_object_is_a_fresh_dict_copy(items: dict[str, JSON]) -> None:
         assert list(plain) == list(dict(m))
         plain["\x00new"] = 1
         assert "\x00new" not in m
-
-
-_PARAMS = st.one_of(
-    st.none(),
-    json_values,
-    st.dictionaries(
-        st.sampled_from(["_meta", "inputResponses", "requestState", "name", "arguments", "x"]),
-        json_values,
-        max_size=5,
-    ),
-)
-
-
-@given(st.text(max_size=8), _PARAMS)
-def test_binding_shortcut_is_the_salient_hash(method: str, params: JSON) -> None:
-    """MRTR-BIND-1, MRTR-BIND-2: request_binding (params hashed uncopied when no unbound key
-    is present) is the hash of the canonical salient params, and leaves params unchanged."""
-    before = canonical(params) if params is not None else None
-    digest = hashlib.sha256(canonical(salient_params(params)).encode("utf-8")).digest()
-    assert request_binding(method, params) == f"{method}:{b64url_encode(digest)}"
-    assert (canonical(params) if params is not None else None) == before
-
-
-@given(payloads(), nonces, st.booleans())
-def test_cached_sealer_seals_what_a_fresh_keyring_seals(
-    p: StatePayload, nonce: bytes, bound: bool
-) -> None:
-    """MRTR-SEAL-1..3: a keyring's cached sealing header and AEAD give the token a fresh
-    keyring gives, seal after seal, for both header versions."""
-    ring = Keyring("k", {"k": b"secret", "old": b"other"})
-    first = ring.sealer(bound)
-    assert ring.sealer(bound) is first
-    plaintext = p.encode()
-    fresh = Keyring("k", {"k": b"secret"})
-    from mcp_touchstone.mrtr._state import seal_plaintext
-
-    again = seal_plaintext(plaintext, ring, nonce, audience_bound=bound)
-    assert again == seal_plaintext(plaintext, fresh, nonce, audience_bound=bound)
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
-    from mcp_touchstone.mrtr._state import derive_key
-
-    header = ("v2" if bound else "v1") + ".k"
-    sealed = ChaCha20Poly1305(derive_key(b"secret")).encrypt(nonce, plaintext, header.encode())
-    assert again == f"{header}.{b64url_encode(nonce)}.{b64url_encode(sealed)}"
-
-
-@pytest.mark.parametrize(
-    ("ring", "message"),
-    [
-        (Keyring("missing", {"k": b"s"}), "active requestState kid has no key in the keyring"),
-        (Keyring("", {"": b"s"}), "requestState kid must be non-empty and must not contain '.'"),
-        (
-            Keyring("a.b", {"a.b": b"s"}),
-            "requestState kid must be non-empty and must not contain '.'",
-        ),
-    ],
-)
-def test_sealer_errors_are_raised_every_time(ring: Keyring, message: str) -> None:
-    """MRTR-SEAL-2, MRTR-SEAL-3: a keyring that cannot seal fails each seal alike (a failure
-    is never cached)."""
-    for _ in range(2):
-        with pytest.raises(StateError) as err:
-            ring.sealer(True)
-        assert err.value.error.code == -32603
-        assert err.value.error.message == message
-
-
-def test_a_mutable_secret_is_read_afresh() -> None:
-    """A bytearray secret changed after the keyring was built seals under its new value, as
-    before the sealing cache (only an immutable secret is cached)."""
-    secret = bytearray(b"one")
-    ring = Keyring("k", {"k": secret})  # type: ignore[dict-item]  # a caller's bytearray
-    nonce = bytes(12)
-    from mcp_touchstone.mrtr._state import seal_plaintext
-
-    def sealed(keyring: Keyring) -> str:
-        return seal_plaintext(b"{}", keyring, nonce, audience_bound=False)
-
-    first = sealed(ring)
-    secret[:] = b"two"
-    second = sealed(ring)
-    assert first == sealed(Keyring("k", {"k": b"one"}))
-    assert second == sealed(Keyring("k", {"k": b"two"}))
-
-
-def _sequential_open(token: str, keyring: Keyring) -> bytes:
-    """open_plaintext as the codec reads it step by step (each segment decoded on its own),
-    the reference for the one-decode fast path."""
-    from cryptography.exceptions import InvalidTag
-
-    from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode
-    from mcp_touchstone.mrtr._state import ACCEPTED_VERSIONS
-
-    def invalid(message: str) -> StateError:
-        return StateError(-32602, message)
-
-    parts = token.split(".")
-    if len(parts) != 4:
-        raise invalid("malformed requestState")
-    version, kid, nonce_b64, sealed_b64 = parts
-    if version not in ACCEPTED_VERSIONS:
-        raise invalid("unsupported requestState version")
-    secret = keyring.keys.get(kid)
-    if secret is None:
-        raise invalid("unknown requestState key id")
-    try:
-        nonce = b64url_decode(nonce_b64)
-    except B64Error:
-        raise invalid("bad requestState nonce") from None
-    try:
-        sealed = b64url_decode(sealed_b64)
-    except B64Error:
-        raise invalid("bad requestState payload") from None
-    if len(nonce) != 12:
-        raise invalid("bad requestState nonce")
-    header = f"{version}.{kid}".encode("utf-8", "surrogatepass")
-    try:
-        return keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
-    except InvalidTag:
-        raise invalid("requestState integrity check failed") from None
-
-
-def _outcome(fn: object, token: str, keyring: Keyring) -> bytes | tuple[int, str]:
-    assert callable(fn)
-    try:
-        out = fn(token, keyring)
-    except StateError as exc:
-        return (exc.error.code, exc.error.message)
-    assert isinstance(out, bytes)
-    return out
-
-
-_B64_NOISE = st.sampled_from(["A", "Q", "_", "-", "=", "+", "/", " ", "é", ".", "AA", ""])
-
-
-@given(payloads(), nonces, st.data())
-def test_open_plaintext_is_the_sequential_decode(
-    p: StatePayload, nonce: bytes, data: st.DataObject
-) -> None:
-    """MRTR-OPEN-2..8, MRTR-B64-1: opening with the two segments decoded as one text gives
-    the plaintext, or the error, that decoding them one by one gives, for tokens altered in
-    either segment (lengths, alphabet, padding, trailing bits)."""
-    from mcp_touchstone.mrtr import seal
-    from mcp_touchstone.mrtr._state import open_plaintext
-
-    ring = Keyring.single(b"k")
-    token = seal(p, ring, nonce)
-    head, kid, nonce_b64, sealed_b64 = token.split(".")
-    segments = [nonce_b64, sealed_b64]
-    for _ in range(data.draw(st.integers(0, 3))):
-        which = data.draw(st.integers(0, 1))
-        text = segments[which]
-        at = data.draw(st.integers(0, len(text)))
-        cut = data.draw(st.integers(0, 1))
-        segments[which] = text[:at] + data.draw(_B64_NOISE) + text[at + cut :]
-    altered = f"{head}.{kid}.{segments[0]}.{segments[1]}"
-    assert _outcome(open_plaintext, altered, ring) == _outcome(_sequential_open, altered, ring)
