@@ -24,13 +24,14 @@ import json
 from json.scanner import make_scanner
 from typing import Any, NoReturn, cast
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.serde_json import JSON, MAX_DEPTH
 
 __all__ = ["parse_plain"]
 
 
-class _Defer(Exception):  # noqa: N818 - a control-flow signal, not an error anyone sees
-    """A literal :func:`parse_plain` leaves to ``from_str``."""
+class _Defer(TouchstoneError):  # noqa: N818 - a control-flow signal, not an error anyone sees
+    """A literal :func:`parse_plain` leaves to ``from_str`` (never escapes :func:`parse_plain`)."""
 
 
 def _defer(_literal: str) -> NoReturn:
