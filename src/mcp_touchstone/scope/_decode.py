@@ -27,6 +27,7 @@ from mcp_touchstone._serde import (
     missing_field,
     sequence_fields,
 )
+from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -497,5 +498,11 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
 
     Raises :class:`ScopeDecodeError` (a ``ValueError``) naming the offending place, e.g.
     ``scope.grants[0].operations[0]: unknown variant `Invoke`, expected one of ...``.
+
+    The common map shapes are read in one pass (:func:`._decode_fast.fast_scope`); anything
+    else, every error included, is decided by the general serde-shaped decoder below.
     """
+    fast = fast_scope(value)
+    if fast is not None:
+        return fast
     return _scope(value, where)
