@@ -21,7 +21,8 @@ Hypothesis over well-formed and malformed scopes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from dataclasses import fields
+from typing import Any, Final, TypeVar
 
 from mcp_touchstone._rust import U32_MAX, USIZE_MAX
 from mcp_touchstone.scope._types import (
@@ -50,28 +51,67 @@ from mcp_touchstone.serde_json import JSON
 
 __all__ = ["fast_scope"]
 
+C = TypeVar("C")
+
+_new = object.__new__
+
+
+def _setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of a frozen slotted dataclass, in field order.
+
+    The values built here are made as ``object.__new__`` plus one slot store per field, which
+    is what the generated ``__init__`` does (``object.__setattr__`` per field) without its
+    call and per-field attribute lookups; no type here has a ``__post_init__``.  The
+    differential test compares every field (``==`` and ``repr``), so a field missed here
+    would fail it."""
+    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
+
+
+def _one_field(cls: type[C]) -> Callable[[Any], C]:
+    (set_value,) = _setters(cls)
+
+    def make(value: Any) -> C:
+        obj = _new(cls)
+        set_value(obj, value)
+        return obj
+
+    return make
+
+
+(
+    _SET_SERVER,
+    _SET_TOOL,
+    _SET_OPERATIONS,
+    _SET_CONSTRAINTS,
+    _SET_MAX_INVOCATIONS,
+    _SET_MAX_COST,
+    _SET_MAX_TOTAL,
+    _SET_DPOP,
+) = _setters(ToolGrant)
+_SET_GRANTS, _SET_RESOURCES, _SET_PROMPTS = _setters(ChioScope)
+
 _OPERATIONS: Final[dict[str, Operation]] = {member.value: member for member in Operation}
 
 _STRING_KINDS: Final[dict[str, Callable[[str], Constraint]]] = {
-    "path_prefix": PathPrefix,
-    "domain_exact": DomainExact,
-    "domain_glob": DomainGlob,
-    "regex_match": RegexMatch,
-    "seller_exact": SellerExact,
-    "max_transaction_amount_usd": MaxTransactionAmountUsd,
+    "path_prefix": _one_field(PathPrefix),
+    "domain_exact": _one_field(DomainExact),
+    "domain_glob": _one_field(DomainGlob),
+    "regex_match": _one_field(RegexMatch),
+    "seller_exact": _one_field(SellerExact),
+    "max_transaction_amount_usd": _one_field(MaxTransactionAmountUsd),
 }
 """Tags whose content is one string."""
 
 _USIZE_KINDS: Final[dict[str, Callable[[int], Constraint]]] = {
-    "max_length": MaxLength,
-    "max_args_size": MaxArgsSize,
+    "max_length": _one_field(MaxLength),
+    "max_args_size": _one_field(MaxArgsSize),
 }
 _STRINGS_KINDS: Final[dict[str, Callable[[tuple[str, ...]], Constraint]]] = {
-    "table_allowlist": TableAllowlist,
-    "column_denylist": ColumnDenylist,
-    "audience_allowlist": AudienceAllowlist,
-    "memory_store_allowlist": MemoryStoreAllowlist,
-    "memory_write_deny_patterns": MemoryWriteDenyPatterns,
+    "table_allowlist": _one_field(TableAllowlist),
+    "column_denylist": _one_field(ColumnDenylist),
+    "audience_allowlist": _one_field(AudienceAllowlist),
+    "memory_store_allowlist": _one_field(MemoryStoreAllowlist),
+    "memory_write_deny_patterns": _one_field(MemoryWriteDenyPatterns),
 }
 """Tags whose content is a sequence of strings."""
 
@@ -160,16 +200,17 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
     dpop_required = value.get("dpop_required")
     if dpop_required is not None and type(dpop_required) is not bool:
         return None
-    return ToolGrant(
-        server_id,
-        tool_name,
-        operations,
-        constraints,
-        max_invocations,
-        None,
-        None,
-        dpop_required,
-    )
+    grant = _new(ToolGrant)
+    _SET_SERVER(grant, server_id)
+    _SET_TOOL(grant, tool_name)
+    _SET_OPERATIONS(grant, operations)
+    _SET_CONSTRAINTS(grant, constraints)
+    _SET_MAX_INVOCATIONS(grant, max_invocations)
+    _SET_MAX_COST(grant, None)
+    _SET_MAX_TOTAL(grant, None)
+    _SET_DPOP(grant, dpop_required)
+    grant_value: ToolGrant = grant
+    return grant_value
 
 
 def _named_grants(value: JSON, name_key: str) -> list[tuple[str, tuple[Operation, ...]]] | None:
@@ -219,4 +260,8 @@ def fast_scope(value: JSON) -> ChioScope | None:
         if named is None:
             return None
         prompts = tuple(PromptGrant(name, ops) for name, ops in named)
-    return ChioScope(grants, resources, prompts)
+    scope: ChioScope = _new(ChioScope)
+    _SET_GRANTS(scope, grants)
+    _SET_RESOURCES(scope, resources)
+    _SET_PROMPTS(scope, prompts)
+    return scope

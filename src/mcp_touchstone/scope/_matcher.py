@@ -121,8 +121,8 @@ def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
     """The target test: ``"*"`` or exact server and tool, and ``invoke`` among the
     operations (SCOPE-RES-1)."""
     return (
-        _pattern_matches(grant.server_id, server_id)
-        and _pattern_matches(grant.tool_name, tool_name)
+        grant.server_id in ("*", server_id)  # _pattern_matches, inlined
+        and grant.tool_name in ("*", tool_name)
         and Operation.INVOKE in grant.operations
     )
 
