@@ -253,6 +253,26 @@ def _plain_integers(raw: bytes) -> bool:
     return b"-0" not in raw and _DIGIT_RUN not in raw.translate(_DIGIT_MASK)
 
 
+_JSON_SPACE = " \t\n\r"
+
+
+def _decode(decoder: _json.JSONDecoder, text: str) -> JSON:
+    """``decoder.decode(text)`` without its two whitespace regex matches when ``text`` starts
+    with a value and ends with it (a request line): the scanner reads the value directly.
+    Anything else, a failed scan and trailing text included, goes through ``decoder.decode``,
+    so every error is the one it raises."""
+    if text[:1] in _JSON_SPACE:  # Leading whitespace, or empty text ("" is in any string).
+        return decoder.decode(text)  # type: ignore[no-any-return]  # JSON by construction
+    try:
+        # scan_once is set by JSONDecoder.__init__ (the C scanner); typeshed does not list it.
+        value, end = decoder.scan_once(text, 0)  # type: ignore[attr-defined]
+    except StopIteration:
+        return decoder.decode(text)  # type: ignore[no-any-return]  # raises "Expecting value"
+    if end != len(text) and text[end:].lstrip(_JSON_SPACE):
+        return decoder.decode(text)  # type: ignore[no-any-return]  # raises "Extra data"
+    return value  # type: ignore[no-any-return]  # JSON by construction
+
+
 _SERDE_WORDING = {
     # Python's json says "Invalid control character at", which read "... at at line 1 ...".
     "Invalid control character at": (
@@ -288,7 +308,7 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError("expected value at line 1 column 1")
     decoder = _PLAIN_INT_DECODER if _plain_integers(raw) else _DECODER
     try:
-        value: JSON = decoder.decode(text)
+        value: JSON = _decode(decoder, text)
     except JsonError:
         raise
     except _json.JSONDecodeError as exc:

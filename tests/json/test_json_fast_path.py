@@ -126,3 +126,23 @@ def test_plain_depth_matches_the_regex_depth(body: str, depth: int) -> None:
     if "\\" in text or text.count('"') % 2:
         return
     assert serde_json._too_deep_plain(text.encode()) == serde_json._too_deep(text)
+
+
+def _stdlib_decode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serde_json, "_decode", lambda decoder, text: decoder.decode(text))
+
+
+@given(
+    st.one_of(_texts(), values().map(to_string)),
+    st.sampled_from(["", " ", "\n", "\t \r"]),
+    st.sampled_from(["", " ", "\n", " x", "1", "{}", "\r\n "]),
+)
+def test_direct_scan_matches_decoder_decode(body: str, lead: str, trail: str) -> None:
+    """Reading the value with the scanner directly gives what ``JSONDecoder.decode`` gives
+    (value, types and error message, str and bytes), whitespace or extra text around it."""
+    text = lead + body + trail
+    direct = (_outcome(text), _outcome(text.encode("utf-8")))
+    with pytest.MonkeyPatch.context() as mp:
+        _stdlib_decode(mp)
+        decoded = (_outcome(text), _outcome(text.encode("utf-8")))
+    assert direct == decoded
