@@ -19,11 +19,11 @@ domains, allowlists) share its caches; the Rust string semantics it used live in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._rust import ascii_lower, rust_trim
+from mcp_touchstone.scope._record import record
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -70,7 +70,7 @@ def looks_like_path(value: str) -> bool:
     return "://" not in value and ("/" in value or "\\" in value)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NormalizedPath:
     """A lexically normalized path: absolute flag and segments."""
 
@@ -184,7 +184,7 @@ def wildcard_matches(pattern: str, candidate: str) -> bool:
 # --------------------------------------------------------------------------- the walk
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AllowlistObservation:
     """What the strict allowlist walk saw: any relevant key, any invalid value, the strings."""
 

@@ -21,10 +21,10 @@ Hypothesis over well-formed and malformed scopes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, Final, TypeVar
 
 from mcp_touchstone._rust import U32_MAX, USIZE_MAX
+from mcp_touchstone.scope._record import record_fields
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -57,14 +57,14 @@ _new = object.__new__
 
 
 def _setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
-    """The slot setters of a frozen slotted dataclass, in field order.
+    """The slot setters of a frozen slotted record (:mod:`._record`), in field order.
 
     The values built here are made as ``object.__new__`` plus one slot store per field, which
     is what the generated ``__init__`` does (``object.__setattr__`` per field) without its
     call and per-field attribute lookups; no type here has a ``__post_init__``.  The
     differential test compares every field (``==`` and ``repr``), so a field missed here
     would fail it."""
-    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
+    return tuple(cls.__dict__[name].__set__ for name in record_fields(cls))
 
 
 def _one_field(cls: type[C]) -> Callable[[Any], C]:
