@@ -5,13 +5,14 @@ spends around a millisecond on each (it compiles six methods one by one, and bui
 twice to give it slots) and pulls in :mod:`inspect`; that made importing the matcher the largest
 single part of a ``touchstone harness`` process answering scope cases.  :func:`record` gives a
 class the same behaviour as the stdlib decorator with ``frozen=True, slots=True`` (and the
-defaults ``init``, ``repr``, ``eq``), from one compiled block per class:
+defaults ``init``, ``repr``, ``eq``), compiling only each class's ``__init__``:
 
 * ``__init__(self, f1, f2=default, ...)``: the fields in declared order, positional or keyword,
   with the declared defaults (a default is a plain class attribute; no ``field()``);
 * ``__repr__``: ``Name(f1=..., f2=...)`` with ``__qualname__``, as dataclasses writes it;
 * ``__eq__``: the same class and equal field tuples, else ``NotImplemented``; ``__hash__``: the
-  hash of the field tuple (dataclasses' own definitions, so hashes are equal too);
+  hash of the field tuple (dataclasses' own definitions, so hashes are equal too), shared
+  functions over a per-class ``attrgetter``;
 * assigning or deleting an attribute raises :class:`FrozenInstanceError` (an ``AttributeError``);
 * ``__slots__`` and ``__match_args__`` are the fields; ``__getstate__``/``__setstate__`` let
   ``copy`` and ``pickle`` rebuild a value;
@@ -25,6 +26,8 @@ decorator on the same declarations, and the real types against their declaration
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
 __all__ = ["FrozenInstanceError", "record", "record_fields"]
@@ -65,35 +68,51 @@ def record_fields(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _methods(cls: type, names: tuple[str, ...], defaults: dict[str, object]) -> dict[str, Any]:
-    """``__init__``, ``__repr__``, ``__eq__`` and ``__hash__``, compiled together."""
+def _init(cls: type, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
+    """The compiled ``__init__`` (the one method whose speed and signature matter)."""
     params = ", ".join(["self", *(f"{n}=__default_{n}" if n in defaults else n for n in names)])
     body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
-    own = "".join(f"self.{n}," for n in names)
-    other = "".join(f"other.{n}," for n in names)
-    shown = ", ".join(f"{n}={{self.{n}!r}}" for n in names)
-    source = (
-        f"def __init__({params}):\n{body}"
-        "def __repr__(self):\n"
-        f'    return self.__class__.__qualname__ + f"({shown})"\n'
-        "def __eq__(self, other):\n"
-        "    if other.__class__ is self.__class__:\n"
-        f"        return ({own}) == ({other})\n"
-        "    return NotImplemented\n"
-        "def __hash__(self):\n"
-        f"    return hash(({own}))\n"
-    )
     scope: dict[str, Any] = {"__set": object.__setattr__}
     scope.update({f"__default_{n}": value for n, value in defaults.items()})
-    methods: dict[str, Any] = {}
+    made: dict[str, Any] = {}
     # The source is made from the field names only (identifiers), as dataclasses does.
-    code = compile(source, f"<record {cls.__qualname__}>", "exec")
-    exec(code, scope, methods)
+    exec(
+        compile(f"def __init__({params}):\n{body}", f"<record {cls.__qualname__}>", "exec"),
+        scope,
+        made,
+    )
+    init: Callable[..., None] = made["__init__"]
     annotations = cls.__annotations__
-    methods["__init__"].__annotations__ = {n: annotations[n] for n in names} | {"return": None}
-    for name, method in methods.items():
-        method.__qualname__ = f"{cls.__qualname__}.{name}"
-    return methods
+    init.__annotations__ = {n: annotations[n] for n in names} | {"return": None}
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _astuple(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
+    """The field tuple of a value (what dataclasses' ``__eq__`` and ``__hash__`` compare)."""
+    if not names:
+        return lambda value: ()
+    if len(names) == 1:
+        get = attrgetter(names[0])
+        return lambda value: (get(value),)
+    several: Callable[[object], tuple[object, ...]] = attrgetter(*names)
+    return several
+
+
+def _eq(self: Any, other: Any) -> Any:
+    if other.__class__ is self.__class__:
+        astuple = self.__class__.__record_tuple__
+        return astuple(self) == astuple(other)
+    return NotImplemented
+
+
+def _hash(self: Any) -> int:
+    return hash(self.__class__.__record_tuple__(self))
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__match_args__)
+    return f"{self.__class__.__qualname__}({shown})"
 
 
 @dataclass_transform(frozen_default=True)
@@ -107,8 +126,12 @@ def record(cls: type[T]) -> type[T]:
         for key, value in cls.__dict__.items()
         if key not in defaults and key not in ("__dict__", "__weakref__")
     }
-    namespace.update(_methods(cls, names, defaults))
     namespace.update(
+        __init__=_init(cls, names, defaults),
+        __repr__=_repr,
+        __eq__=_eq,
+        __hash__=_hash,
+        __record_tuple__=staticmethod(_astuple(names)),
         __slots__=names,
         __match_args__=names,
         __setattr__=_frozen_setattr,
