@@ -30,12 +30,14 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
+from mcp_touchstone._errors import TouchstoneError
+
 __all__ = ["FrozenInstanceError", "record", "record_fields"]
 
 T = TypeVar("T")
 
 
-class FrozenInstanceError(AttributeError):
+class FrozenInstanceError(TouchstoneError, AttributeError):
     """An attempt to assign or delete a field of a frozen record (as dataclasses raises)."""
 
 
