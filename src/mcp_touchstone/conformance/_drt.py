@@ -37,9 +37,9 @@ _DEFAULT_RULE = {
 _PREFIX = {"visibility": "vis"}
 
 
-BATCH = 64
+BATCH = 96
 """Most inputs per Hypothesis example (one write to the implementation)."""
-BATCH_MIN = 16
+BATCH_MIN = 32
 """Fewest inputs per Hypothesis example: Hypothesis's per-example cost is spread over at least
 this many (its lists average about twice their minimum size)."""
 

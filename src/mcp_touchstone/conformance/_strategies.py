@@ -38,16 +38,18 @@ from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._vectors import default_vectors_dir, load_file
 from mcp_touchstone.serde_json import JSON
 
-MAX_EDITS = 4
+MAX_EDITS = 3
 """Most edits applied to one base."""
 
-_EDIT_BYTES = 4  # kind, position, value (two bytes when the pool is over 256)
+_EDIT_BYTES = 3  # kind and a value's high bits, position, value's low byte
 MAX_BYTES = 2 + 1 + MAX_EDITS * _EDIT_BYTES
-"""The length of the byte string one input is decoded from: base, edit count, edits."""
+"""The length of the byte string one input is decoded from: base (one byte when the corpus has
+at most 256 inputs, else two), edit count, edits.  Hypothesis draws a byte string byte by byte,
+so every byte is paid for on every input."""
 
 # Edits per input by the count byte (modulo): mostly one or two; 0 only for 1 in 8, and a lower
 # byte never means more edits, so shrinking the byte never adds one.
-_EDIT_COUNTS = (0, 1, 1, 1, 2, 2, 3, 4)
+_EDIT_COUNTS = (0, 1, 1, 1, 2, 2, 3, 3)
 
 _MAX_HARVEST = 160  # Longest serialized subtree taken from the corpus into a quirk pool.
 
@@ -354,12 +356,14 @@ class Drawn:
 class _Pool:
     """An operation's corpus (bases), quirk values and object keys."""
 
-    __slots__ = ("_base_paths", "bases", "keys", "quirks")
+    __slots__ = ("_base_paths", "bases", "keys", "quirks", "size")
 
     def __init__(self, bases: list[JSON], quirks: list[JSON], keys: list[str]) -> None:
         self.bases = bases
         self.quirks = quirks
         self.keys = keys
+        self.size = MAX_BYTES - (len(bases) <= 256)
+        """The length of the byte strings decoded."""
         self._base_paths: dict[int, list[Path]] = {}  # A base's node paths, found once.
 
     def drawn(self, data: bytes) -> Drawn:
@@ -373,25 +377,26 @@ class _Pool:
         base = src.index(len(self.bases))
         value = self.bases[base]
         for edit in range(_EDIT_COUNTS[src.byte() % len(_EDIT_COUNTS)]):
-            kind = src.byte() % 4
+            head = src.byte()
+            kind, high = head % 4, head // 4
             if edit == 0:
                 paths = self._base_paths.get(base) or self._base_paths.setdefault(
                     base, _paths(value)
                 )
             else:
                 paths = _paths(value)
-            path = paths[src.index(len(paths))]
-            if kind == 0:  # replace with a quirk
-                quirk = self.quirks[src.index(len(self.quirks))]
+            path = paths[src.byte() % len(paths)]
+            low = src.byte()
+            if kind == 0:  # replace with a quirk (the hand-written ones have the low indexes)
+                quirk = self.quirks[((high << 8) | low) % len(self.quirks)]
                 value = _update(value, path, functools.partial(_replace, quirk))
             elif kind == 1:  # tweak in place
-                value = _update(value, path, functools.partial(_tweak, b=src.byte()))
+                value = _update(value, path, functools.partial(_tweak, b=low))
             elif kind == 2:  # delete (the root stays)
-                src.byte()
                 value = _delete(value, path)
             else:  # insert a quirk into an array or under a key of an object
-                quirk = self.quirks[src.index(len(self.quirks))]
-                key = self.keys[src.byte() % len(self.keys)]
+                quirk = self.quirks[low % len(self.quirks)]
+                key = self.keys[high % len(self.keys)]
                 value = _update(value, path, functools.partial(_insert, key=key, item=quirk))
         return value
 
@@ -460,7 +465,7 @@ def inputs(operation: str, leave_out: frozenset[str] = frozenset()) -> st.Search
     found = pool(operation, leave_out)
     if found is None:
         raise ValueError(f"no shipped vectors seed a strategy for {operation}")
-    return st.binary(min_size=MAX_BYTES, max_size=MAX_BYTES).map(found.decode)
+    return st.binary(min_size=found.size, max_size=found.size).map(found.decode)
 
 
 def drawn(operation: str, leave_out: frozenset[str] = frozenset()) -> st.SearchStrategy[Drawn]:
@@ -469,7 +474,7 @@ def drawn(operation: str, leave_out: frozenset[str] = frozenset()) -> st.SearchS
     found = pool(operation, leave_out)
     if found is None:
         raise ValueError(f"no shipped vectors seed a strategy for {operation}")
-    return st.binary(min_size=MAX_BYTES, max_size=MAX_BYTES).map(found.drawn)
+    return st.binary(min_size=found.size, max_size=found.size).map(found.drawn)
 
 
 def operations() -> list[str]:
