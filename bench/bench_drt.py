@@ -19,7 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from mcp_touchstone.conformance._drt import BATCH, BATCH_MIN, run_drt
+from mcp_touchstone.conformance._drt import BATCH, BATCH_MIN, GROUP, run_drt
 from mcp_touchstone.conformance._strategies import Drawn, drawn
 
 OPERATIONS = (
@@ -36,19 +36,19 @@ NODE = ["node", str(Path(__file__).resolve().parents[1] / "conformance/harnesses
 def _generation_rate(operation: str) -> float:
     """Distinct inputs per second drawn as drt's search draws them, with nothing answering."""
     seen: set[str] = set()
-    strategy = drawn(operation)
+    strategy = drawn(operation, frozenset(), GROUP)
 
     @settings(
-        max_examples=EXAMPLES // (2 * BATCH_MIN),
+        max_examples=EXAMPLES // (2 * BATCH_MIN * GROUP),
         deadline=None,
         database=None,
         derandomize=True,
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
-    @given(st.lists(strategy, min_size=BATCH_MIN, max_size=BATCH, unique_by=lambda d: d.text))
-    def draw(values: list[Drawn]) -> None:
-        seen.update(d.text for d in values)
+    @given(st.lists(strategy, min_size=BATCH_MIN, max_size=BATCH))
+    def draw(groups: list[list[Drawn]]) -> None:
+        seen.update(d.text for group in groups for d in group)
 
     started = time.perf_counter()
     draw()

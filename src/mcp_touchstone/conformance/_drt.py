@@ -37,10 +37,13 @@ _DEFAULT_RULE = {
 _PREFIX = {"visibility": "vis"}
 
 
-BATCH = 96
-"""Most inputs per Hypothesis example (one write to the implementation)."""
-BATCH_MIN = 32
-"""Fewest inputs per Hypothesis example: Hypothesis's per-example cost is spread over at least
+GROUP = 4
+"""Inputs per list element of the search: Hypothesis's cost is mostly per drawn element, not
+per byte, so each element is one byte string for GROUP inputs."""
+BATCH = 24
+"""Most list elements per Hypothesis example (GROUP inputs each; one write to each side)."""
+BATCH_MIN = 8
+"""Fewest list elements per Hypothesis example: its per-example cost is spread over at least
 this many (its lists average about twice their minimum size)."""
 
 
@@ -48,8 +51,8 @@ def _text(value: JSON) -> str:
     return serde_json.to_string_ordered(value)
 
 
-def _text_of(drawn: Drawn) -> str:
-    return drawn.text
+def _bytes_of(group: list[Drawn]) -> bytes:
+    return b"".join(d.data for d in group)
 
 
 class _Found(Exception):  # noqa: N818  # a signal that ends the search, not an error
@@ -307,6 +310,7 @@ def run_drt(
         raise DrtError(f"no input strategy for {operation} (have: {', '.join(have)})")
     try:
         strategy = _strategies.drawn(operation, leave_out)
+        groups = _strategies.drawn(operation, leave_out, GROUP)
     except ValueError as exc:
         raise DrtError(str(exc)) from None
     # The reference answers over the wire too, as its own subprocess: the conformance tooling
@@ -363,7 +367,8 @@ def run_drt(
         state["last"] = (d.value, _output(want, want_seq), _output(got, got_seq))
         state["bytes"] = d.data
 
-    def search(drawn: list[Drawn]) -> None:
+    def search(groups: list[list[Drawn]]) -> None:
+        drawn = [d for group in groups for d in group]
         ask_fresh(drawn)
         failing = [d for d in drawn if answers[d.text][1]]
         if failing:
@@ -381,12 +386,13 @@ def run_drt(
         want, want_seq, got, got_seq = ask_both([_text(value)])[0]
         return _output(want, want_seq), _output(got, got_seq)
 
-    # The search: each Hypothesis example is a batch of BATCH_MIN to BATCH distinct inputs sent
-    # in one write to each side, so the round trip and Hypothesis's own per-example cost are
-    # paid per batch.  It stops at the first batch with a difference.
-    batch = min(BATCH, examples)
+    # The search: each Hypothesis example is a batch of BATCH_MIN to BATCH distinct byte
+    # strings, GROUP inputs each, sent in one write to each side, so the round trip and
+    # Hypothesis's own per-example cost are paid per batch.  It stops at the first batch with a
+    # difference.
+    batch = max(1, min(BATCH, examples // GROUP))
     low = min(BATCH_MIN, batch)
-    mean = min(max(2 * low, low + 5), (low + batch) // 2)  # Hypothesis's average list size
+    mean = GROUP * min(max(2 * low, low + 5), (low + batch) // 2)  # Hypothesis's mean list size
     common: dict[str, Any] = {
         "deadline": None,
         "derandomize": seed is None,
@@ -398,7 +404,7 @@ def run_drt(
         database=None,
         phases=[Phase.generate],
         **common,
-    )(given(st.lists(strategy, min_size=low, max_size=batch, unique_by=_text_of))(search))
+    )(given(st.lists(groups, min_size=low, max_size=batch, unique_by=_bytes_of))(search))
     if seed is not None:
         searching = hypothesis_seed(seed)(searching)
     started = time.perf_counter()

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from typing import overload
 
 from hypothesis import strategies as st
 
@@ -468,13 +469,29 @@ def inputs(operation: str, leave_out: frozenset[str] = frozenset()) -> st.Search
     return st.binary(min_size=found.size, max_size=found.size).map(found.decode)
 
 
-def drawn(operation: str, leave_out: frozenset[str] = frozenset()) -> st.SearchStrategy[Drawn]:
-    """:func:`inputs` as ``(byte string drawn, the input's JSON text, the input)``: the text
-    (keys in order) is written once, and the bytes let a difference be replayed and shrunk."""
+@overload
+def drawn(operation: str, leave_out: frozenset[str] = ...) -> st.SearchStrategy[Drawn]: ...
+@overload
+def drawn(
+    operation: str, leave_out: frozenset[str], group: int
+) -> st.SearchStrategy[list[Drawn]]: ...
+def drawn(
+    operation: str, leave_out: frozenset[str] = frozenset(), group: int = 0
+) -> st.SearchStrategy[Drawn] | st.SearchStrategy[list[Drawn]]:
+    """:func:`inputs` as :class:`Drawn` (the text written once, the bytes kept so a difference
+    can be replayed and shrunk); with ``group``, lists of that many drawn as one byte string
+    (Hypothesis's cost is per drawn element far more than per byte)."""
     found = pool(operation, leave_out)
     if found is None:
         raise ValueError(f"no shipped vectors seed a strategy for {operation}")
-    return st.binary(min_size=found.size, max_size=found.size).map(found.drawn)
+    size = found.size
+    if not group:
+        return st.binary(min_size=size, max_size=size).map(found.drawn)
+
+    def split(data: bytes) -> list[Drawn]:
+        return [found.drawn(data[i : i + size]) for i in range(0, group * size, size)]
+
+    return st.binary(min_size=group * size, max_size=group * size).map(split)
 
 
 def operations() -> list[str]:
