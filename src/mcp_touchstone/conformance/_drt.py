@@ -1,10 +1,15 @@
 """``touchstone drt``: differential random testing of an implementation against the reference.
 
-Hypothesis generates inputs for one operation (:mod:`._strategies`); the reference computes the
-expected output in-process; the implementation answers over harness protocol v1, one case at a
-time on a live subprocess.  On a mismatch Hypothesis shrinks the input *against the live
-implementation* (each shrink step is a new question to it), and the minimal case is written as a
-candidate vector with ``origin: drt-shrunk``, ready to paste into a vector file (CONF-DRT-1).
+Hypothesis generates inputs for one operation (:mod:`._strategies`); the reference harness (a
+subprocess: this package never imports a semantic) computes the expected output and the live
+implementation answers over harness protocol v1, both fed the same batch before either is read.
+The search stops at the first batch with a difference; a second Hypothesis test then shrinks
+that input *against the live implementation* (each shrink step is a new question to it), and
+the minimal case is written as a candidate vector with ``origin: drt-shrunk``, ready to paste
+into a vector file (CONF-DRT-1, CONF-DRT-2).
+
+Length: just over 400 lines: the two live sessions, the search, the shrink and the candidate are
+one run's parts and share its caches; splitting them would only move the closures apart.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ def _bytes_of(group: list[Drawn]) -> bytes:
     return b"".join(d.data for d in group)
 
 
-class _Found(Exception):  # noqa: N818  # a signal that ends the search, not an error
+class _Found(TouchstoneError):  # noqa: N818  # a signal that ends the search, not an error
     """The search met a difference."""
 
 
