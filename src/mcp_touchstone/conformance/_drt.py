@@ -304,9 +304,10 @@ def run_drt(
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hypothesis_seed
         from hypothesis import strategies as st
+        from hypothesis.database import choices_to_bytes  # noqa: F401  # 6.124+, for the shrink
     except ImportError:  # pragma: no cover - hypothesis ships with the drt extra
         raise DrtError(
-            "touchstone drt needs Hypothesis: pip install 'mcp-touchstone[drt]'"
+            "touchstone drt needs Hypothesis 6.124 or later: pip install 'mcp-touchstone[drt]'"
         ) from None
     from mcp_touchstone.conformance import _strategies
 
