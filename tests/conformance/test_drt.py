@@ -102,8 +102,18 @@ def test_a_difference_is_shrunk_by_hypothesis_to_the_simplest_input() -> None:
     assert result.candidate is not None
     assert result.candidate["input"] == {}
     assert result.candidate["expected"] == reference_operations()[operation]({})
-    assert result.cases <= 64
+    assert result.cases <= 96
     assert result.shrink_cases > 0
+
+
+def test_a_derandomized_run_shrinks_the_same_way_twice() -> None:
+    """CONF-DRT-1, CONF-DRT-2: without --seed the search is derandomized and the shrink seeded,
+    so two runs against the same implementation print the same candidate."""
+    first = run_drt(shlex.split(WRONG), "mrtr.request_binding", examples=100)
+    second = run_drt(shlex.split(WRONG), "mrtr.request_binding", examples=100)
+    assert first.candidate is not None
+    assert first.candidate == second.candidate
+    assert first.shrink_cases > 0
 
 
 @pytest.mark.slow

@@ -421,12 +421,15 @@ def run_drt(
             # The shrink: a second Hypothesis test over one input, whose database holds only
             # the failing input's choice (one byte string), replayed and shrunk by Hypothesis
             # against the live implementation; each step asks only inputs not seen before.
+            # Hypothesis refuses a database on a derandomized test, and its seed decorator drops
+            # the database, so the shrink is seeded first (the run's seed, else 0: as
+            # reproducible) and given its settings, database included, after.
             shrinking = settings(
                 max_examples=1,
                 database=_one_example(state["bytes"]),
                 phases=[Phase.reuse, Phase.shrink],
-                **common,
-            )(given(strategy)(one))
+                **{**common, "derandomize": False},
+            )(hypothesis_seed(0 if seed is None else seed)(given(strategy)(one)))
             with contextlib.suppress(AssertionError):
                 shrinking()
     except ProtocolError as exc:
