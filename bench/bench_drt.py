@@ -47,13 +47,17 @@ def _generation_rate(operation: str) -> float:
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
-    @given(st.lists(strategy, min_size=BATCH_MIN, max_size=BATCH))
+    @given(st.lists(strategy, min_size=BATCH_MIN, max_size=BATCH, unique_by=_bytes))
     def draw(groups: list[list[Drawn]]) -> None:
         seen.update(d.text for group in groups for d in group)
 
     started = time.perf_counter()
     draw()
     return len(seen) / (time.perf_counter() - started)
+
+
+def _bytes(group: list[Drawn]) -> bytes:
+    return b"".join(d.data for d in group)
 
 
 def _cpu(who: int) -> float:
