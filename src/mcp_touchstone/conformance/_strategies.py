@@ -10,7 +10,8 @@ it.  Every operation's strategy is built the same way, as a corpus-seeded mutato
   hand-written quirks below (path prefixes without a segment boundary, globs and domain parsing,
   serde_json's float layout ``1.0``, ``-0.0``, ``1e16``, ``1e-6``, integers beyond 2^53, Rust's
   whitespace set, hidden tags and declared scopes, key order) followed by every small subtree
-  found in the corpus (so a grant, a constraint, a token or a script step moves between inputs).
+  found in the corpus (so a grant, a constraint, a token or a script step moves between inputs);
+  half the replacements draw from the hand-written quirks alone.
 
 Hypothesis draws each input as **one byte string** that this module decodes (``st.binary``
 mapped through a decoder, as a structure-aware fuzzer reads its input): one choice per input
@@ -360,11 +361,13 @@ class Drawn:
 class _Pool:
     """An operation's corpus (bases), quirk values and object keys."""
 
-    __slots__ = ("_base_paths", "bases", "keys", "quirks", "size")
+    __slots__ = ("_base_paths", "bases", "hand", "keys", "quirks", "size")
 
-    def __init__(self, bases: list[JSON], quirks: list[JSON], keys: list[str]) -> None:
+    def __init__(self, bases: list[JSON], quirks: list[JSON], hand: int, keys: list[str]) -> None:
         self.bases = bases
         self.quirks = quirks
+        self.hand = hand
+        """How many of ``quirks`` (the first) are the hand-written ones."""
         self.keys = keys
         self.size = MAX_BYTES - (len(bases) <= 256)
         """The length of the byte strings decoded."""
@@ -391,8 +394,11 @@ class _Pool:
                 paths = _paths(value)
             path = paths[src.byte() % len(paths)]
             low = src.byte()
-            if kind == 0:  # replace with a quirk (the hand-written ones have the low indexes)
-                quirk = self.quirks[((high << 8) | low) % len(self.quirks)]
+            if kind == 0:  # replace with a quirk: half the time a hand-written one
+                if high < 32:
+                    quirk = self.quirks[low % self.hand]
+                else:
+                    quirk = self.quirks[(((high - 32) << 8) | low) % len(self.quirks)]
                 value = _update(value, path, functools.partial(_replace, quirk))
             elif kind == 1:  # tweak in place
                 value = _update(value, path, functools.partial(_tweak, b=low))
@@ -459,8 +465,9 @@ def pool(operation: str, leave_out: frozenset[str] = frozenset()) -> _Pool | Non
     hand = _QUIRKS.get(semantic, [])
     quirks = [*_SCALARS, *hand]
     known = {serde_json.to_string_ordered(q) for q in quirks}
+    written = len(quirks)
     quirks += [h for h in harvested if serde_json.to_string_ordered(h) not in known]
-    return _Pool(bases, quirks, keys or ["x"])
+    return _Pool(bases, quirks, written, keys or ["x"])
 
 
 def inputs(operation: str, leave_out: frozenset[str] = frozenset()) -> st.SearchStrategy[JSON]:
