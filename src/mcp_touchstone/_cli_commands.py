@@ -307,9 +307,28 @@ def _cmd_drt(args: argparse.Namespace) -> int:
 
     command = _command(args.impl)
     out_path = _writable(args.out, "candidate vector")
+    leave_out: frozenset[str] = frozenset()
+    if args.expected_failures:
+        from mcp_touchstone.conformance import _baseline
+
+        try:
+            known = _baseline.load(Path(args.expected_failures))
+        except _baseline.BaselineError as exc:
+            raise _UsageError(f"drt: {exc}") from None
+        if args.operation in known.operations:
+            raise _UsageError(
+                f"drt: the baseline expects {args.operation} to fail as a whole: "
+                f"{known.operations[args.operation]}"
+            )
+        leave_out = frozenset(known.ids)
     try:
         result = run_drt(
-            command, args.operation, examples=args.examples, seed=args.seed, timeout=args.timeout
+            command,
+            args.operation,
+            examples=args.examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            leave_out=leave_out,
         )
     except DrtError as exc:
         raise _UsageError(f"drt: {exc}") from None
@@ -452,6 +471,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, help="Hypothesis seed (default: derandomized)")
     d.add_argument("--timeout", type=_timeout, default=30.0, help="seconds to wait per answer")
     d.add_argument("--out", metavar="FILE", help="also write the candidate vector to FILE")
+    d.add_argument(
+        "--expected-failures",
+        metavar="FILE",
+        help="baseline: its vectors are left out of the corpus the inputs are mutated from",
+    )
     d.set_defaults(func=_cmd_drt)
     _add_audit(sub)
     return p
