@@ -16,6 +16,7 @@ included, and its step-up refusal names no scope.
 from __future__ import annotations
 
 import contextvars
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,14 +41,54 @@ from mcp_touchstone.visibility import (
     TAGS_KEY,
     ComponentKind,
     IdentityClaims,
+    Visibility,
     VisibilityPolicy,
 )
 
 __all__ = ["TouchstoneMiddleware"]
 
 CallNext = Callable[[MiddlewareContext[Any]], Any]
-_CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+_NO_META: dict[str, Any] = {}
+
+
+class _Asker:
+    """Who is asking in one request: the :class:`Caller`, built on first use and kept (a
+    request that judges no component with a ``_meta`` or tags never builds it)."""
+
+    __slots__ = ("_build", "_caller")
+
+    def __init__(self, build: Callable[[], Caller]) -> None:
+        self._build = build
+        self._caller: Caller | None = None
+
+    def get(self) -> Caller:
+        """The caller (built now if this is the first use)."""
+        if self._caller is None:
+            self._caller = self._build()
+        return self._caller
+
+
+class _Lookup:
+    """FastMCP's lookup of the tool a ``tools/call`` names, recorded by the hiding transform
+    when the middleware looks the tool up for its grant check and replayed, once, to
+    FastMCP's own lookup of the same name in the same call, so the catalog is searched once
+    per call (FastMCP's search is linear in the catalog)."""
+
+    __slots__ = ("found", "name", "state")
+
+    RECORD, REPLAY, SPENT = 0, 1, 2
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.state = _Lookup.RECORD
+        self.found: Any = None
+
+
+_CALLER: contextvars.ContextVar[_Asker | None] = contextvars.ContextVar(
     "touchstone_fastmcp_caller", default=None
+)
+_LOOKUP: contextvars.ContextVar[_Lookup | None] = contextvars.ContextVar(
+    "touchstone_fastmcp_lookup", default=None
 )
 
 
@@ -121,7 +162,7 @@ class TouchstoneMiddleware(Middleware):
 
     async def on_request(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """Note who is asking for the duration of the request (the transform reads it)."""
-        reset = _CALLER.set(self._caller(context))
+        reset = _CALLER.set(_Asker(functools.partial(self._caller, context)))
         try:
             return await call_next(context)
         finally:
@@ -139,9 +180,25 @@ class TouchstoneMiddleware(Middleware):
         request = None if fctx is None else fctx.request_context
         return Caller(who, revision(getattr(request, "protocol_version", None)))
 
-    def _sees(self, caller: Caller, kind: ComponentKind, component: Any) -> bool:
+    def _asker(self, context: MiddlewareContext[Any]) -> _Asker:
+        return _Asker(functools.partial(self._caller, context))
+
+    def _sees(self, asker: _Asker, kind: ComponentKind, component: Any) -> bool:
+        """Whether the caller may see ``component``.  Under the built-in policy a component
+        with neither ``_meta`` nor tags is visible without building the caller, and the
+        others are judged by :meth:`Caller.admits` on the ``_meta`` and the native tags (the
+        verdict :func:`component_meta` would give, without building the merged ``_meta``)."""
+        policy = self.visibility
+        if policy is None:
+            return True
+        if type(policy) is Visibility:
+            meta = getattr(component, "meta", None)
+            tags = getattr(component, "tags", None)
+            if not meta and not tags:
+                return True
+            return asker.get().admits(policy, meta or _NO_META, tags or ())
         ident = _component_id(kind, component)
-        return caller.sees(self.visibility, kind, ident, component_meta(component))
+        return asker.get().sees(policy, kind, ident, component_meta(component))
 
     # -- lists ------------------------------------------------------------------------
     async def _filtered(
@@ -150,8 +207,8 @@ class TouchstoneMiddleware(Middleware):
         items: Sequence[Any] = await call_next(context)
         if self.visibility is None or self._transform_installed:
             return items
-        caller = self._caller(context)
-        return [item for item in items if self._sees(caller, kind, item)]
+        asker = self._asker(context)
+        return [item for item in items if self._sees(asker, kind, item)]
 
     async def on_list_tools(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """``tools/list`` filtered per caller, before FastMCP paginates (ADAPT-VIS-1)."""
@@ -192,21 +249,29 @@ class TouchstoneMiddleware(Middleware):
         fctx = context.fastmcp_context
         if self._transform_installed and self.grants is None:
             return await call_next(context)  # the transform hides; FastMCP answers unknown
-        tool = None if fctx is None else await fctx.fastmcp.get_tool(name)
-        if tool is None:
+        if fctx is None:
             return await call_next(context)
-        if not self._sees(self._caller(context), ComponentKind.TOOL, tool):
-            return await self._absent(context, call_next, "name", name)
-        if self.grants is not None and fctx is not None:
-            arguments = context.message.arguments or {}
-            verdict = decide_grant(
-                self.grants(context), name, self.server_id or fctx.fastmcp.name, arguments
-            )
-            if isinstance(verdict, Denied):
-                raise MCPError(
-                    INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
+        lookup = _Lookup(name) if self._transform_installed else None
+        reset = None if lookup is None else _LOOKUP.set(lookup)
+        try:
+            tool = await fctx.fastmcp.get_tool(name)
+            if tool is None:
+                return await call_next(context)
+            if not self._sees(self._asker(context), ComponentKind.TOOL, tool):
+                return await self._absent(context, call_next, "name", name)
+            if self.grants is not None:
+                arguments = context.message.arguments or {}
+                verdict = decide_grant(
+                    self.grants(context), name, self.server_id or fctx.fastmcp.name, arguments
                 )
-        return await call_next(context)
+                if isinstance(verdict, Denied):
+                    raise MCPError(
+                        INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
+                    )
+            return await call_next(context)
+        finally:
+            if reset is not None:
+                _LOOKUP.reset(reset)
 
     async def on_get_prompt(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """A hidden prompt is FastMCP's unknown prompt (ADAPT-VIS-3)."""
@@ -216,7 +281,7 @@ class TouchstoneMiddleware(Middleware):
             return await call_next(context)
         prompt = None if fctx is None else await fctx.fastmcp.get_prompt(name)
         if prompt is not None and not self._sees(
-            self._caller(context), ComponentKind.PROMPT, prompt
+            self._asker(context), ComponentKind.PROMPT, prompt
         ):
             return await self._absent(context, call_next, "name", name)
         return await call_next(context)
@@ -228,7 +293,7 @@ class TouchstoneMiddleware(Middleware):
         uri = str(context.message.uri)
         fctx = context.fastmcp_context
         if fctx is not None and not self._transform_installed:
-            caller = self._caller(context)
+            caller = self._asker(context)
             resource = await fctx.fastmcp.get_resource(uri)
             if resource is not None:
                 if not self._sees(caller, ComponentKind.RESOURCE, resource):
@@ -249,21 +314,22 @@ class _HidingTransform(Transform):
     def __init__(self, middleware: TouchstoneMiddleware) -> None:
         self._middleware = middleware
 
-    def _caller(self) -> Caller:
-        caller = _CALLER.get()
-        if caller is not None:
-            return caller
+    def _asker(self) -> _Asker:
+        asker = _CALLER.get()
+        if asker is not None:
+            return asker
         # Outside a request the middleware saw (FastMCP's own in-process calls): the token.
         from fastmcp.server.dependencies import get_access_token
 
-        return Caller(identity_from_token(get_access_token()), revision(None))
+        return _Asker(lambda: Caller(identity_from_token(get_access_token()), revision(None)))
 
     def _keep(self, kind: ComponentKind, items: Sequence[Any]) -> Sequence[Any]:
-        caller = self._caller()
-        return [item for item in items if self._middleware._sees(caller, kind, item)]
+        asker = self._asker()
+        sees = self._middleware._sees
+        return [item for item in items if sees(asker, kind, item)]
 
     def _one(self, kind: ComponentKind, item: Any) -> Any:
-        if item is None or self._middleware._sees(self._caller(), kind, item):
+        if item is None or self._middleware._sees(self._asker(), kind, item):
             return item
         return None
 
@@ -271,7 +337,17 @@ class _HidingTransform(Transform):
         return self._keep(ComponentKind.TOOL, tools)
 
     async def get_tool(self, name: str, call_next: Any, *, version: Any = None) -> Any:
-        return self._one(ComponentKind.TOOL, await call_next(name, version=version))
+        lookup = _LOOKUP.get()
+        if lookup is None or version is not None or name != lookup.name:
+            found = await call_next(name, version=version)
+        elif lookup.state is _Lookup.RECORD:
+            found = await call_next(name, version=version)
+            lookup.found, lookup.state = found, _Lookup.REPLAY
+        elif lookup.state is _Lookup.REPLAY:
+            found, lookup.state = lookup.found, _Lookup.SPENT
+        else:
+            found = await call_next(name, version=version)
+        return self._one(ComponentKind.TOOL, found)
 
     async def list_prompts(self, prompts: Sequence[Any]) -> Sequence[Any]:
         return self._keep(ComponentKind.PROMPT, prompts)
