@@ -1,6 +1,7 @@
 """The adapters' fast paths answer as the general paths do: the built-in policy judged with the
-caller's scopes read once, lists filtered without building components, and FastMCP's tool
-lookup searched once per granted call (and never reused across calls or catalog changes)."""
+caller's scopes read once, lists filtered without building components, and a granted FastMCP
+call searching the catalog once (FastMCP's own lookup) while answering as the lookup-first
+order does, the catalog as it is at each call."""
 
 from __future__ import annotations
 
@@ -130,7 +131,7 @@ def test_fastmcp_judgement_is_the_general_one(
         assert built == []
 
 
-# -- FastMCP: one catalog search per granted call, never reused ------------------------
+# -- FastMCP: one catalog search per granted call ----------------------------------------
 
 _ANY_GRANT: dict[str, Any] = {
     "grants": [{"server_id": "*", "tool_name": "*", "operations": ["invoke"]}]
@@ -139,6 +140,15 @@ _ANY_GRANT: dict[str, Any] = {
 
 def _scope(_context: Any) -> ChioScope | None:
     return decode_scope(_ANY_GRANT, "scope")
+
+
+def _echo_only(_context: Any) -> ChioScope | None:
+    grant: dict[str, JSON] = {"server_id": "*", "tool_name": "echo", "operations": ["invoke"]}
+    return decode_scope({"grants": [grant]}, "scope")
+
+
+def _broken(_context: Any) -> ChioScope | None:
+    raise RuntimeError("grants source unavailable")
 
 
 class _CountingTransform:
@@ -158,7 +168,7 @@ class _CountingTransform:
         self.transform = Counting()
 
 
-def _server(counter: _CountingTransform | None = None) -> Any:
+def _server(counter: _CountingTransform | None = None, grants: Any = _scope) -> Any:
     from fastmcp import FastMCP
     from fastmcp.tools import Tool
 
@@ -171,7 +181,7 @@ def _server(counter: _CountingTransform | None = None) -> Any:
     if counter is not None:
         server.add_transform(counter.transform)
     policy = Visibility().requiring_declared_scopes()
-    return TouchstoneMiddleware(visibility=policy, grants=_scope).install(server)
+    return TouchstoneMiddleware(visibility=policy, grants=grants).install(server)
 
 
 def _call(server: Any, names: Sequence[str]) -> list[Any]:
@@ -181,8 +191,8 @@ def _call(server: Any, names: Sequence[str]) -> list[Any]:
 
 
 def test_a_granted_call_searches_the_catalog_once() -> None:
-    """With grants, the middleware's own lookup is the one FastMCP's call uses: one search of
-    the catalog per call, as on the unprotected server (not one per lookup)."""
+    """With grants, a granted call is looked up by FastMCP alone: one search of the catalog
+    per call, as on the unprotected server (the middleware used to search it first)."""
     counter = _CountingTransform()
     answers = _call(_server(counter), ["echo", "echo", "missing"])
     assert [a["result"]["content"][0]["text"] for a in answers[:2]] == ["echo ", "echo "]
@@ -190,9 +200,9 @@ def test_a_granted_call_searches_the_catalog_once() -> None:
     assert counter.lookups == ["echo", "echo", "missing"]
 
 
-def test_the_recorded_lookup_does_not_outlive_its_call() -> None:
-    """A tool removed, re-added hidden, then re-added visible between calls answers as the
-    catalog is at each call: the recorded lookup is per call, never reused."""
+def test_granted_calls_follow_the_catalog() -> None:
+    """A tool removed, re-added hidden, then re-added visible between granted calls answers as
+    the catalog is at each call (nothing about a lookup is kept between calls)."""
     from fastmcp.tools import Tool
 
     server = _server()
@@ -213,8 +223,7 @@ def test_the_recorded_lookup_does_not_outlive_its_call() -> None:
 
 
 def test_a_lookup_inside_the_tool_is_fresh() -> None:
-    """The recorded lookup is replayed once, to FastMCP's own lookup: a tool that looks
-    itself up again sees the catalog as it is then."""
+    """A tool that removes itself and looks itself up again sees the catalog as it is then."""
     from fastmcp.tools import Tool
 
     server = _server()
@@ -226,3 +235,39 @@ def test_a_lookup_inside_the_tool_is_fresh() -> None:
 
     server.add_tool(Tool.from_function(introspect, name="introspect"))
     assert _call(server, ["introspect"])[0]["result"]["content"][0]["text"] == "gone"
+
+
+def test_a_refused_call_is_looked_up_first() -> None:
+    """A call the grants refuse is told apart as before: a visible tool is a step-up refusal,
+    a hidden or absent one FastMCP's own not-found, the same answer as an absent tool."""
+    from fastmcp.tools import Tool
+
+    server = _server(grants=_echo_only)
+
+    async def admin_only() -> str:
+        return "ran"
+
+    async def other() -> str:
+        return "ran"
+
+    server.add_tool(Tool.from_function(admin_only, name="secret", meta={SCOPES_KEY: ["admin"]}))
+    server.add_tool(Tool.from_function(other, name="other"))
+    absent = _call(_server(grants=_echo_only), ["secret"])[0]
+    refused, hidden, missing = _call(server, ["other", "secret", "nope"])
+    assert refused["error"]["data"] == {
+        "error": "insufficient_scope",
+        "method": "tools/call",
+        "name": "other",
+    }
+    assert hidden == absent
+    assert missing["result"]["content"][0]["text"] == "Unknown tool: 'nope'"
+
+
+def test_a_raising_grants_source_raises_only_where_it_did() -> None:
+    """A grants function that raises does not change the answer of a call on an absent tool
+    (the lookup-first order never asked it), and still fails a call on a visible one."""
+    server = _server(grants=_broken)
+    absent = _call(_server(), ["missing"])[0]
+    missing, echo = _call(server, ["missing", "echo"])
+    assert missing == absent
+    assert echo != _call(_server(), ["echo"])[0]

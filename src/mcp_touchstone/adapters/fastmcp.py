@@ -28,6 +28,7 @@ from mcp_touchstone.adapters._common import (
     INSUFFICIENT_SCOPE,
     Caller,
     Denied,
+    Granted,
     GrantsSource,
     decide_grant,
     identity_from_token,
@@ -68,27 +69,8 @@ class _Asker:
         return self._caller
 
 
-class _Lookup:
-    """FastMCP's lookup of the tool a ``tools/call`` names, recorded by the hiding transform
-    when the middleware looks the tool up for its grant check and replayed, once, to
-    FastMCP's own lookup of the same name in the same call, so the catalog is searched once
-    per call (FastMCP's search is linear in the catalog)."""
-
-    __slots__ = ("found", "name", "state")
-
-    RECORD, REPLAY, SPENT = 0, 1, 2
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.state = _Lookup.RECORD
-        self.found: Any = None
-
-
 _CALLER: contextvars.ContextVar[_Asker | None] = contextvars.ContextVar(
     "touchstone_fastmcp_caller", default=None
-)
-_LOOKUP: contextvars.ContextVar[_Lookup | None] = contextvars.ContextVar(
-    "touchstone_fastmcp_lookup", default=None
 )
 
 
@@ -244,34 +226,49 @@ class TouchstoneMiddleware(Middleware):
 
     async def on_call_tool(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """A hidden tool is FastMCP's unknown tool; a visible one the grants do not cover is a
-        step-up refusal (ADAPT-VIS-3, ADAPT-GRANT-1)."""
+        step-up refusal (ADAPT-VIS-3, ADAPT-GRANT-1).
+
+        When FastMCP's own lookup already hides what the caller may not see (the transform is
+        installed, or there is no policy), a call the grants cover goes straight on: FastMCP
+        then finds the tool, or answers its own unknown tool, in its one lookup.  Only a call
+        the grants refuse is looked up here, to tell a visible tool (step-up) from a hidden or
+        absent one (FastMCP's not-found) -- the answers of the lookup-first order, with one
+        catalog search per granted call instead of two (FastMCP's search is linear in the
+        catalog).  The grants function is asked once per call; one that raises is asked again
+        in the lookup-first order, so it raises only where it did there.
+        """
         name = context.message.name
         fctx = context.fastmcp_context
         if self._transform_installed and self.grants is None:
             return await call_next(context)  # the transform hides; FastMCP answers unknown
         if fctx is None:
             return await call_next(context)
-        lookup = _Lookup(name) if self._transform_installed else None
-        reset = None if lookup is None else _LOOKUP.set(lookup)
-        try:
-            tool = await fctx.fastmcp.get_tool(name)
-            if tool is None:
+        early: Granted | Denied | None = None
+        if self.grants is not None and (self._transform_installed or self.visibility is None):
+            try:
+                early = self._grant(context, fctx, name)
+            except Exception:
+                early = None  # decided below, in the lookup-first order
+            if isinstance(early, Granted):
                 return await call_next(context)
-            if not self._sees(self._asker(context), ComponentKind.TOOL, tool):
-                return await self._absent(context, call_next, "name", name)
-            if self.grants is not None:
-                arguments = context.message.arguments or {}
-                verdict = decide_grant(
-                    self.grants(context), name, self.server_id or fctx.fastmcp.name, arguments
-                )
-                if isinstance(verdict, Denied):
-                    raise MCPError(
-                        INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
-                    )
+        tool = await fctx.fastmcp.get_tool(name)
+        if tool is None:
             return await call_next(context)
-        finally:
-            if reset is not None:
-                _LOOKUP.reset(reset)
+        if not self._sees(self._asker(context), ComponentKind.TOOL, tool):
+            return await self._absent(context, call_next, "name", name)
+        if self.grants is not None:
+            verdict = early if early is not None else self._grant(context, fctx, name)
+            if isinstance(verdict, Denied):
+                raise MCPError(
+                    INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
+                )
+        return await call_next(context)
+
+    def _grant(self, context: MiddlewareContext[Any], fctx: Any, name: str) -> Granted | Denied:
+        assert self.grants is not None
+        arguments = context.message.arguments or {}
+        server_id = self.server_id or fctx.fastmcp.name
+        return decide_grant(self.grants(context), name, server_id, arguments)
 
     async def on_get_prompt(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """A hidden prompt is FastMCP's unknown prompt (ADAPT-VIS-3)."""
@@ -337,17 +334,7 @@ class _HidingTransform(Transform):
         return self._keep(ComponentKind.TOOL, tools)
 
     async def get_tool(self, name: str, call_next: Any, *, version: Any = None) -> Any:
-        lookup = _LOOKUP.get()
-        if lookup is None or version is not None or name != lookup.name:
-            found = await call_next(name, version=version)
-        elif lookup.state is _Lookup.RECORD:
-            found = await call_next(name, version=version)
-            lookup.found, lookup.state = found, _Lookup.REPLAY
-        elif lookup.state is _Lookup.REPLAY:
-            found, lookup.state = lookup.found, _Lookup.SPENT
-        else:
-            found = await call_next(name, version=version)
-        return self._one(ComponentKind.TOOL, found)
+        return self._one(ComponentKind.TOOL, await call_next(name, version=version))
 
     async def list_prompts(self, prompts: Sequence[Any]) -> Sequence[Any]:
         return self._keep(ComponentKind.PROMPT, prompts)
