@@ -196,18 +196,25 @@ def decide_grant(
     """Chio's portable matcher on a ``tools/call`` (ADAPT-GRANT-1): granted when at least one
     grant covers the call; otherwise denied, fail closed -- no scope, no covering grant, a
     constraint the portable kernel refuses, or arguments it cannot read."""
-    message = f"insufficient_scope: the caller's capability grants do not authorize tool {tool}"
     if scope is None:
-        return Denied(message, "no capability scope")
+        return _denied(tool, "no capability scope")
     try:
         result = resolve_capability_grants(scope, tool, server_id, arguments)
     except InvalidArgumentsError as exc:
-        return Denied(message, str(exc))
+        return _denied(tool, str(exc))
     if isinstance(result, OutOfScope):
-        return Denied(message, "out of scope")
+        return _denied(tool, "out of scope")
     if isinstance(result, ConstraintError):
-        return Denied(message, result.message)
-    return Granted()
+        return _denied(tool, result.message)
+    return _GRANTED
+
+
+_GRANTED = Granted()
+
+
+def _denied(tool: str, reason: str) -> Denied:
+    message = f"insufficient_scope: the caller's capability grants do not authorize tool {tool}"
+    return Denied(message, reason)
 
 
 def step_up_data(method: str, name: str) -> dict[str, JSON]:
