@@ -14,11 +14,14 @@ request, protected against unprotected:
   redis-server started on a loopback port.
 
 The machine is shared, so each pair is measured in alternation: every round takes one sample
-of the plain server and one of the protected one (a sample: enough requests for ~50 ms), and
-``ROUNDS`` rounds are taken.  Reported per pair: each side's best sample, the ratio of the
+of the plain server and one of the protected one (a sample: enough requests for ~50 ms, at
+least three; the garbage collector paused, as ``timeit`` does), and ``ROUNDS`` rounds are
+taken.  Reported per pair: each side's best sample, the ratio of the
 bests, and the spread of the per-round ratios (median and interquartile range: a round's two
 samples are taken back to back, so load falls on both alike).  Both wall-clock and process
-CPU time are recorded; CPU time excludes waiting for a core.  Goal: under 1.10.  Results go to
+CPU time are recorded; CPU time excludes waiting for a core.  Each pair also reports the Python
+function calls per request on each side (cProfile's count: independent of the load, blind to
+C-level work such as pydantic's).  Goal: under 1.10.  Results go to
 ``bench/results/adapters.json`` with the load average at the start and the end.
 
 Run: ``.venv/bin/python bench/bench_adapters.py`` (``make bench``); ``--rounds N`` to change
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import statistics
 import sys
 import time
@@ -49,6 +53,7 @@ from mcp_touchstone.visibility import SCOPES_KEY, Visibility  # noqa: E402
 SIZE = 1_000
 ROUNDS = 15
 SAMPLE_SECONDS = 0.05
+MIN_REQUESTS = 3
 POLICY = Visibility().requiring_declared_scopes()
 SCOPE: ChioScope = decode_scope(
     {"grants": [{"server_id": "*", "tool_name": "*", "operations": ["invoke"]}]}, "scope"
@@ -105,11 +110,33 @@ def fastmcp_server(mode: str) -> Any:
 
 
 async def _sample(fn: Request, number: int) -> tuple[float, float]:
-    """Wall-clock and process CPU seconds per request over ``number`` requests."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """Wall-clock and process CPU seconds per request over ``number`` requests, the cyclic
+    garbage collector run before and paused during the sample (as ``timeit`` does: a full
+    collection of a heap of 1,000-tool listings otherwise lands on whichever side triggers it)."""
+    gc.collect()
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(number):
+            await fn()
+        return (time.perf_counter() - wall) / number, (time.process_time() - cpu) / number
+    finally:
+        gc.enable()
+
+
+async def _python_calls(fn: Request, number: int = 3) -> float:
+    """Python function calls per request (cProfile's count, C-level work not included): a
+    figure that does not depend on the machine's load."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
     for _ in range(number):
         await fn()
-    return (time.perf_counter() - wall) / number, (time.process_time() - cpu) / number
+    profile.disable()
+    stats: Any = pstats.Stats(profile)
+    return float(stats.total_calls) / number
 
 
 async def _pair(plain: Request, protected: Request, rounds: int) -> dict[str, Any]:
@@ -119,11 +146,18 @@ async def _pair(plain: Request, protected: Request, rounds: int) -> dict[str, An
     await protected()
     start = time.perf_counter()
     await plain()
-    number = max(1, round(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
+    number = max(MIN_REQUESTS, round(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
     samples: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for _ in range(rounds):
         samples.append((await _sample(plain, number), await _sample(protected, number)))
-    out: dict[str, Any] = {"requests_per_sample": number, "rounds": rounds}
+    out: dict[str, Any] = {
+        "requests_per_sample": number,
+        "rounds": rounds,
+        "python_calls_per_request": {
+            "plain": await _python_calls(plain),
+            "protected": await _python_calls(protected),
+        },
+    }
     for index, clock in enumerate(("wall", "cpu")):
         plains = [p[index] for p, _ in samples]
         prots = [q[index] for _, q in samples]
@@ -224,11 +258,13 @@ def redis_round_trip(rounds: int) -> dict[str, float]:
 
 def _line(group: str, op: str, figures: dict[str, Any]) -> str:
     wall, cpu = figures["wall"], figures["cpu"]
+    calls = figures["python_calls_per_request"]
     return (
         f"{group:15s} {op:11s} plain {wall['plain_s'] * 1e6:9.1f} us  "
         f"protected {wall['protected_s'] * 1e6:9.1f} us  best/best {wall['ratio_of_bests']:.3f}  "
         f"median {wall['ratio_median']:.3f} [{wall['ratio_q1']:.3f}-{wall['ratio_q3']:.3f}]  "
-        f"cpu best/best {cpu['ratio_of_bests']:.3f} median {cpu['ratio_median']:.3f}"
+        f"cpu best/best {cpu['ratio_of_bests']:.3f} median {cpu['ratio_median']:.3f}  "
+        f"py calls {calls['plain']:.0f} -> {calls['protected']:.0f}"
     )
 
 
