@@ -271,3 +271,31 @@ def test_a_raising_grants_source_raises_only_where_it_did() -> None:
     missing, echo = _call(server, ["missing", "echo"])
     assert missing == absent
     assert echo != _call(_server(), ["echo"])[0]
+
+
+def test_a_custom_identity_is_asked_on_every_request() -> None:
+    """The caller is built lazily only for the default (token) identity: a custom identity
+    function is asked on every request, as before, so one that raises still fails the
+    request even when no component needs judging."""
+    from fastmcp import FastMCP
+    from fastmcp.tools import Tool
+
+    asked: list[str] = []
+
+    def identity(context: Any) -> Identity:
+        asked.append(context.method)
+        return Identity.bearer("alice", {"scope": "user"})
+
+    async def plain() -> str:
+        return "ok"
+
+    server = FastMCP("identity")
+    server.add_tool(Tool.from_function(plain, name="plain"))
+    policy = Visibility().requiring_declared_scopes()
+    TouchstoneMiddleware(visibility=policy, identity=identity).install(server)
+    calls = [("tools/list", {}), ("tools/call", {"name": "plain", "arguments": {}})]
+    answers = anyio.run(memory_exchange, server, "modern", "alice", calls)
+    assert [tool["name"] for tool in answers[0]["result"]["tools"]] == ["plain"]
+    assert answers[1]["result"]["content"][0]["text"] == "ok"
+    assert "tools/list" in asked
+    assert "tools/call" in asked

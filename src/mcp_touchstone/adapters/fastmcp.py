@@ -144,7 +144,7 @@ class TouchstoneMiddleware(Middleware):
 
     async def on_request(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """Note who is asking for the duration of the request (the transform reads it)."""
-        reset = _CALLER.set(_Asker(functools.partial(self._caller, context)))
+        reset = _CALLER.set(self._asker(context))
         try:
             return await call_next(context)
         finally:
@@ -163,7 +163,14 @@ class TouchstoneMiddleware(Middleware):
         return Caller(who, revision(getattr(request, "protocol_version", None)))
 
     def _asker(self, context: MiddlewareContext[Any]) -> _Asker:
-        return _Asker(functools.partial(self._caller, context))
+        """The caller of ``context``, built on first use.  A custom ``identity`` function is
+        asked at once, where it always was (it is the user's code and may raise); the default,
+        the access token FastMCP itself reads on every request, is read only when a component
+        needs judging."""
+        asker = _Asker(functools.partial(self._caller, context))
+        if self.identity is not None:
+            asker.get()
+        return asker
 
     def _sees(self, asker: _Asker, kind: ComponentKind, component: Any) -> bool:
         """Whether the caller may see ``component``.  Under the built-in policy a component
