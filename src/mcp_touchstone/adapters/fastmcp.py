@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastmcp.server.middleware import Middleware, MiddlewareContext
+from fastmcp.server.providers.addressing import parse_hashed_backend_name
 from fastmcp.server.transforms import Transform
 from mcp.shared.exceptions import MCPError
 
@@ -250,8 +251,17 @@ class TouchstoneMiddleware(Middleware):
             return await call_next(context)  # the transform hides; FastMCP answers unknown
         if fctx is None:
             return await call_next(context)
+        # FastMCP routes a name it cannot find as a hashed backend name, `__<hash>_<local>`,
+        # through `get_tool_by_hash` (an app tool's second address).  Such a call is judged
+        # as the tool it reaches, under the tool's own name (ADAPT-GRANT-4), never waved on
+        # by a grant that happens to cover the alias text.
+        hashed = parse_hashed_backend_name(name)
         early: Granted | Denied | None = None
-        if self.grants is not None and (self._transform_installed or self.visibility is None):
+        if (
+            self.grants is not None
+            and hashed is None
+            and (self._transform_installed or self.visibility is None)
+        ):
             try:
                 early = self._grant(context, fctx, name)
             except Exception:
@@ -259,12 +269,16 @@ class TouchstoneMiddleware(Middleware):
             if isinstance(early, Granted):
                 return await call_next(context)
         tool = await fctx.fastmcp.get_tool(name)
+        judged = name
+        if tool is None and hashed is not None:
+            tool = await fctx.fastmcp.get_tool_by_hash(*hashed)
+            judged = name if tool is None else tool.name
         if tool is None:
             return await call_next(context)
         if not self._sees(self._asker(context), ComponentKind.TOOL, tool):
             return await self._absent(context, call_next, "name", name)
         if self.grants is not None:
-            verdict = early if early is not None else self._grant(context, fctx, name)
+            verdict = early if early is not None else self._grant(context, fctx, judged)
             if isinstance(verdict, Denied):
                 raise MCPError(
                     INSUFFICIENT_SCOPE, verdict.message, step_up_data("tools/call", name)
