@@ -33,3 +33,22 @@ def test_payload_exp_accepts_u64_max_on_both_decode_paths(data: bytes) -> None:
     assert StatePayload.decode(data).exp == (1 << 64) - 1
     with pytest.raises(PayloadError, match=r"invalid type: floating point `1\.8446744073709552e"):
         StatePayload.decode(data.replace(b"551615", b"551616"))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # An ignored member whose value starts with a byte no JSON value starts with: serde's
+        # ignore_value peeks it and fails "expected value" at that byte's own column.
+        (b'{"answers":{},"exp":5,"req":"r","x":X}', "expected value at line 1 column 37"),
+        (b'{"answers":{},"exp":5,"req":"r","x":[1,X]}', "expected value at line 1 column 40"),
+    ],
+)
+def test_skipped_member_errors_name_serde_position(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a syntax error inside an ignored member fails the decode with serde_json's
+    message and column, ``expected value`` for a byte that starts no value (kills
+    mrtr/_payload_reader.py:205 ``b"tfn"`` -> ``b"XXtfn"``, which read ``X`` as a literal's
+    first byte and answered ``expected ident`` one column later)."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from mcp_touchstone.scope import HOSTED_BEHAVIOUR, HostedBehaviour, OutOfScope
+from mcp_touchstone.scope import (
+    HOSTED_BEHAVIOUR,
+    ArgumentFacts,
+    ConstraintError,
+    HostedBehaviour,
+    OutOfScope,
+    constraint_matches,
+    decode_constraint,
+)
+from mcp_touchstone.scope._arguments import path_has_prefix
 
 HB = HostedBehaviour
 
@@ -20,3 +29,24 @@ def test_out_of_scope_is_a_hashable_value() -> None:
     scope/_matcher.py:65 frozen=True -> False, which would make it unhashable)."""
     assert hash(OutOfScope()) == hash(OutOfScope())
     assert {OutOfScope(), OutOfScope()} == {OutOfScope()}
+
+
+def test_path_has_prefix_answers_a_bool_both_ways() -> None:
+    """``path_has_prefix`` is ``True`` for a segment-wise prefix after normalization and
+    ``False`` otherwise, a real bool either way (kills scope/_arguments.py:117 return None,
+    whose ``None`` passed every test that only asserted a falsy answer)."""
+    assert path_has_prefix("/data/./reports/q1.csv", "/data/reports") is True
+    assert path_has_prefix("/data\\reports", "/data/") is True
+    assert path_has_prefix("/data/reportsX", "/data/reports") is False
+    assert path_has_prefix("data/reports", "/data") is False  # relative vs absolute
+
+
+def test_constraint_matches_refuses_an_undecided_variant_by_its_tag() -> None:
+    """``constraint_matches`` on a variant outside the portable 8 answers Chio's refusal
+    ``portable kernel cannot safely evaluate <tag>`` whatever the arguments (SCOPE-CON-1,
+    SCOPE-CON-2; kills scope/_matcher.py:112 ``+`` -> ``-``, the message's concatenation)."""
+    facts = ArgumentFacts({"q": "abc"})
+    for tag, value in [("regex_match", "x"), ("seller_exact", "s"), ("max_rows_returned", 0)]:
+        got = constraint_matches(decode_constraint({"type": tag, "value": value}), facts)
+        assert got == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
+    assert constraint_matches(decode_constraint({"type": "max_length", "value": 3}), facts)
