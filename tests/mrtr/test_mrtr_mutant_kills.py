@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone.mrtr import PayloadError, StatePayload
+from mcp_touchstone.mrtr import (
+    InputRequestError,
+    PayloadError,
+    StatePayload,
+    decode_input_request,
+)
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone.serde_json import JSON
 
 
 def test_meta_protocol_version_must_be_a_string() -> None:
@@ -52,3 +58,34 @@ def test_skipped_member_errors_name_serde_position(data: bytes, message: str) ->
     with pytest.raises(PayloadError) as exc:
         StatePayload.decode(data)
     assert str(exc.value) == message
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"messages": [], "maxTokens": 5, "temperature": "hot"},
+        # serde's sequence form of neva's CreateMessageRequestParams: temperature is field 7.
+        [[], 5, None, None, None, None, "hot", None, None, None],
+    ],
+)
+def test_sampling_temperature_is_an_f32_in_both_struct_forms(params: JSON) -> None:
+    """`temperature` is neva's `Option<f32>`: a string fails with serde's invalid-type message
+    in the object form and in the sequence form, where it is read by position (kills
+    mrtr/_requests.py:240 "temperature" renamed in the field list, which only the sequence
+    form reads)."""
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": "sampling/createMessage", "params": params})
+    assert str(exc.value) == 'invalid type: string "hot", expected f32'
+    ok = [[], 5, None, None, None, None, 0.5, None, None, None]
+    assert decode_input_request({"method": "sampling/createMessage", "params": ok}).params == ok
+
+
+def test_meta_request_state_must_be_a_string() -> None:
+    """`requestState` in `_meta` is an `Option<String>`: an integer fails the `_meta` parse with
+    serde's message, null is absent (kills mrtr/_meta.py:151 "requestState" renamed in the
+    table of modelled members)."""
+    with pytest.raises(MetaError) as exc:
+        parse_request_meta({"requestState": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected a string"
+    assert parse_request_meta({"requestState": None}).request_state is None
+    assert parse_request_meta({"requestState": "tok"}).request_state == "tok"
