@@ -76,7 +76,7 @@ def test_sampling_temperature_is_an_f32_in_both_struct_forms(params: JSON) -> No
     with pytest.raises(InputRequestError) as exc:
         decode_input_request({"method": "sampling/createMessage", "params": params})
     assert str(exc.value) == 'invalid type: string "hot", expected f32'
-    ok = [[], 5, None, None, None, None, 0.5, None, None, None]
+    ok: list[JSON] = [[], 5, None, None, None, None, 0.5, None, None, None]
     assert decode_input_request({"method": "sampling/createMessage", "params": ok}).params == ok
 
 

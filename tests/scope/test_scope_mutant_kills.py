@@ -12,6 +12,7 @@ from mcp_touchstone.scope import (
     decode_constraint,
 )
 from mcp_touchstone.scope._arguments import path_has_prefix
+from mcp_touchstone.serde_json import JSON
 
 HB = HostedBehaviour
 
@@ -46,7 +47,12 @@ def test_constraint_matches_refuses_an_undecided_variant_by_its_tag() -> None:
     ``portable kernel cannot safely evaluate <tag>`` whatever the arguments (SCOPE-CON-1,
     SCOPE-CON-2; kills scope/_matcher.py:112 ``+`` -> ``-``, the message's concatenation)."""
     facts = ArgumentFacts({"q": "abc"})
-    for tag, value in [("regex_match", "x"), ("seller_exact", "s"), ("max_rows_returned", 0)]:
+    cases: list[tuple[str, JSON]] = [
+        ("regex_match", "x"),
+        ("seller_exact", "s"),
+        ("max_rows_returned", 0),
+    ]
+    for tag, value in cases:
         got = constraint_matches(decode_constraint({"type": tag, "value": value}), facts)
         assert got == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
     assert constraint_matches(decode_constraint({"type": "max_length", "value": 3}), facts)

@@ -1,0 +1,34 @@
+"""Tests added to kill surviving mutants of `make mutants` (docs/assurance.md, "Survivors")."""
+
+from __future__ import annotations
+
+from mcp_touchstone.visibility._template import (
+    _tokens,
+    compile_uri_template,
+    uri_template_matches,
+)
+
+
+def _size(memo: object) -> int:
+    return int(memo.cache_info().currsize)  # type: ignore[attr-defined]
+
+
+def test_template_memos_keep_exactly_1024_entries_of_up_to_1024_chars() -> None:
+    """VIS-TPL-6: each memo holds at most 1,024 templates, and a template of exactly 1,024
+    characters is memoized while one of 1,025 is not (kills the bound's constants and its
+    comparison, e.g. visibility/_template.py:14 1024 -> 1025)."""
+    for i in range(1100):
+        template = f"mem://kill-{i}/{{a}}"
+        uri_template_matches(template, f"mem://kill-{i}/x")
+        compile_uri_template(template)
+    assert _size(_tokens) == 1024
+    assert _size(compile_uri_template) == 1024
+    edge = "mem://edge/{a}/" + "x" * (1024 - len("mem://edge/{a}/"))
+    assert len(edge) == 1024
+    hits = compile_uri_template.cache_info().hits  # type: ignore[attr-defined]
+    compile_uri_template(edge)
+    compile_uri_template(edge)  # memoized: the second call is a hit
+    assert compile_uri_template.cache_info().hits == hits + 1  # type: ignore[attr-defined]
+    compile_uri_template(edge + "y")
+    compile_uri_template(edge + "y")  # over the bound: computed afresh, never a hit
+    assert compile_uri_template.cache_info().hits == hits + 1  # type: ignore[attr-defined]
