@@ -385,6 +385,8 @@ def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> 
     shas = {rel: _sha(rel) for rel in files}
     todo = [m for m in mutants if force or results.get(m.id, {}).get("sha") != shas[m.file]]
     print(f"{pkg}: {len(mutants)} selected, {len(todo)} to run", flush=True)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=ROOT, check=False).stdout.strip()  # fmt: skip
     overlay = Overlay()
     cmap: covmap.CovMap | None = None  # built at the first mutant the vectors do not kill
     t_test = 0.0
@@ -423,7 +425,7 @@ def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> 
             results[m.id] = {"sha": shas[m.file], "line": m.line, "desc": m.desc,
                              "replacement": m.text[:120], "verdict": verdict,
                              "killed_by": by if verdict == "killed" else None,
-                             "vectors": killing, "test": test,
+                             "vectors": killing, "test": test, "commit": head,
                              "seconds": round(time.monotonic() - t0, 1)}  # fmt: skip
             print(f"[{k + 1}/{len(todo)}] {m.id}: {verdict} {by} {len(killing)} {test or ''}",
                   flush=True)  # fmt: skip
