@@ -81,7 +81,7 @@ def report(pkgs: list[str]) -> str:
         "Score = (killed + timed out) / (run - equivalent); the interval is Wilson's 95% score"
         " interval of that proportion over the sample. Commits: the branch HEAD each counted"
         " result was measured at (a result counts only while its file's SHA-256 is unchanged;"
-        " \"earlier\": a previous session's run, on a file identical to the one counted now)."
+        " 'earlier': a previous session's run, on a file identical to the one counted now)."
         " Stale: results for a file that has changed since (not counted; a re-run decides them"
         " again).",
         "",
