@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from mcp_touchstone.mrtr import (
+    ClientOptions,
     InputRequestError,
     PayloadError,
     StatePayload,
     decode_input_request,
+    run_with_mrtr,
 )
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
 from mcp_touchstone.serde_json import JSON
@@ -89,3 +91,43 @@ def test_meta_request_state_must_be_a_string() -> None:
     assert str(exc.value) == "invalid type: integer `5`, expected a string"
     assert parse_request_meta({"requestState": None}).request_state is None
     assert parse_request_meta({"requestState": "tok"}).request_state == "tok"
+
+
+def test_input_required_result_writes_request_state_back() -> None:
+    """MRTR-WIRE-1: a parsed ``InputRequiredResult`` re-emits ``requestState`` under its wire
+    name (kills mrtr/_wire.py:112, the key renamed in ``to_json``)."""
+    from mcp_touchstone.mrtr import InputRequiredResult
+
+    parsed = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "requestState": "abc.def"}
+    )
+    assert parsed.to_json() == {"resultType": "input_required", "requestState": "abc.def"}
+
+
+def test_input_request_envelope_without_method_names_the_field() -> None:
+    """MRTR-REQ-1: an envelope object without ``method`` fails with serde's ``missing field
+    `method``` (kills mrtr/_requests.py:320, the message changed)."""
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"params": {"message": "m"}})
+    assert str(exc.value) == "missing field `method`"
+
+
+def test_run_with_mrtr_refuses_a_non_string_method_by_name() -> None:
+    """API misuse (a request whose ``method`` is not a string) is a ``TypeError`` saying what is
+    wrong, before anything is sent (kills mrtr/_client.py:404, the message changed)."""
+    sent: list[JSON] = []
+
+    def send(message: dict[str, JSON]) -> dict[str, JSON]:
+        sent.append(message)
+        return {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+    with pytest.raises(TypeError) as exc:
+        run_with_mrtr(
+            {"id": 1, "method": 5},
+            ClientOptions(),
+            send=send,
+            fulfil=lambda *_: None,
+            next_id=lambda: 2,
+        )
+    assert str(exc.value) == "a request's method is a string"
+    assert sent == []
