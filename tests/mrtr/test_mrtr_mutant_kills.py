@@ -131,3 +131,30 @@ def test_run_with_mrtr_refuses_a_non_string_method_by_name() -> None:
         )
     assert str(exc.value) == "a request's method is a string"
     assert sent == []
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # serde_json's parse_ident consumes the literal byte by byte and fails at the first byte
+        # that differs (the column of that byte), or at the end of the input.
+        (b'{"answers":{},"exp":5,"req":"r","x":nux}', "expected ident at line 1 column 39"),
+        (b'{"answers":{},"exp":5,"req":"r","x":nul}', "expected ident at line 1 column 40"),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":tru',
+            "EOF while parsing a value at line 1 column 39",
+        ),
+        (b'{"answers":nul}', "expected ident at line 1 column 15"),
+        (b"[fals]", "expected ident at line 1 column 6"),
+        (b"nul", "EOF while parsing a value at line 1 column 3"),
+        (b"not json", "expected ident at line 1 column 2"),
+    ],
+)
+def test_truncated_literals_fail_where_serde_parse_ident_stops(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a broken ``true``/``false``/``null`` fails at serde_json's position (found
+    while killing mrtr/_payload_reader.py:205: the reader always named the literal's second
+    byte, and said ``expected ident`` at the end of the input where serde says ``EOF while
+    parsing a value``; serde_json 1.0.87 ``de.rs`` ``parse_ident``, unchanged to 1.0.149)."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
