@@ -323,11 +323,16 @@ def run_tests(
 def coverage_map(overlay: Overlay, paths: list[str], timeout: float) -> tuple[covmap.CovMap, float]:
     """Run ``paths`` once, unmutated (green, or the run stops), recording which test executes
     which line; the map and the run's seconds. Cached under ``assurance/.cache`` by the SHA-256
-    of every source and test file: any edit, or a new test, rebuilds it."""
+    of every source file and of the package's own test files (with conftest and strategies):
+    an edit there, or a new test, rebuilds it. A map that misses a test only orders the work
+    less well: a survivor is always decided by the whole subset."""
     h = hashlib.sha256("\0".join(paths).encode())
-    for root in (overlay.dir / "mcp_touchstone", ROOT / "tests"):
-        for f in sorted(root.rglob("*.py")):
-            h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    roots = [overlay.dir / "mcp_touchstone", ROOT / "tests" / "strategies"]
+    roots += [ROOT / p for p in paths] + [ROOT / "tests" / "conftest.py"]
+    for root in roots:
+        for f in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            h.update(str(f.relative_to(ROOT if root.is_file() else root)).encode())
+            h.update(b"\0" + f.read_bytes())
     cached = CACHE / f"covmap-{h.hexdigest()[:16]}.json"
     seconds = cached.with_suffix(".seconds")
     if cached.exists() and seconds.exists():
