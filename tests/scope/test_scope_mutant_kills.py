@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_touchstone.scope import (
     HOSTED_BEHAVIOUR,
+    AgUiEvent,
     ArgumentFacts,
     ConstraintError,
+    EventClassification,
     HostedBehaviour,
+    InvalidEventError,
     OutOfScope,
+    TargetComponent,
     constraint_matches,
     decode_constraint,
 )
+from mcp_touchstone.scope._agui import validate_event_boundary
 from mcp_touchstone.scope._arguments import path_has_prefix
 from mcp_touchstone.serde_json import JSON
 
@@ -56,3 +63,41 @@ def test_constraint_matches_refuses_an_undecided_variant_by_its_tag() -> None:
         got = constraint_matches(decode_constraint({"type": tag, "value": value}), facts)
         assert got == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
     assert constraint_matches(decode_constraint({"type": "max_length", "value": 3}), facts)
+
+
+def _agui_event(**changes: object) -> AgUiEvent:
+    fields: dict[str, object] = {
+        "event_id": "evt-test",
+        "agent_id": "agent-1",
+        "classification": EventClassification("submit"),
+        "payload": {"text": "hi"},
+        "session_id": "sess-1",
+        "target": TargetComponent("chat"),
+    }
+    return AgUiEvent(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_agui_boundary_errors_are_worded_exactly() -> None:
+    """SCOPE-AGUI-6: each boundary refusal's whole message, not a fragment of it (kills
+    scope/_agui.py:135 and the other boundary messages changed, which ``match=`` searches in
+    test_scope_agui.py let through)."""
+    unpadded = "must be unpadded and contain no control characters"
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"event_id": "  "}, "invalid event: event_id must be a non-empty string"),
+        ({"event_id": " e"}, f"invalid event: event_id {unpadded}"),
+        ({"agent_id": "a\x07"}, f"invalid event: agent_id {unpadded}"),
+        ({"session_id": "s "}, f"invalid event: session_id {unpadded}"),
+        (
+            {"target": TargetComponent(" ")},
+            "invalid event: target.component_type must be a non-empty string",
+        ),
+        (
+            {"target": TargetComponent("chat", " c")},
+            f"invalid event: target.component_id {unpadded}",
+        ),
+    ]
+    for changes, message in cases:
+        with pytest.raises(InvalidEventError) as exc:
+            validate_event_boundary(_agui_event(**changes))
+        assert str(exc.value) == message, changes
+    validate_event_boundary(_agui_event())
