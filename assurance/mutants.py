@@ -94,13 +94,15 @@ def _offsets(source: str) -> list[int]:
     return out
 
 
-_CASTS = {"cast", "typing.cast"}
+# Calls whose first argument is type text only: cast("T", x) returns x; TypeVar("T") names a
+# type variable for the type checker (its name shows only in its repr).
+_CASTS = {"cast", "typing.cast", "TypeVar", "typing.TypeVar"}
 
 
 def _skipped_ids(tree: ast.Module) -> set[int]:
     """Nodes never mutated: annotations, (attribute) docstrings, f-string parts, TYPE_CHECKING
-    blocks, ``__all__``, the type argument of ``typing.cast``: mutating them cannot change
-    behaviour (equivalent by construction)."""
+    blocks, ``__all__``, the type text of ``typing.cast`` and ``TypeVar``: mutating them cannot
+    change behaviour (equivalent by construction)."""
     skip: set[int] = set()
 
     def mark(node: ast.AST | None) -> None:
@@ -119,7 +121,7 @@ def _skipped_ids(tree: ast.Module) -> set[int]:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             mark(node)
         if isinstance(node, ast.Call) and node.args and ast.unparse(node.func) in _CASTS:
-            mark(node.args[0])  # cast("T", x) returns x: the type text has no effect when run
+            mark(node.args[0])  # type text: no effect when run
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
         ):
