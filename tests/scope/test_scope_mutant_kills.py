@@ -13,12 +13,15 @@ from mcp_touchstone.scope import (
     HostedBehaviour,
     InvalidEventError,
     OutOfScope,
+    ScopeDecodeError,
     TargetComponent,
     constraint_matches,
     decode_constraint,
+    decode_scope,
 )
 from mcp_touchstone.scope._agui import validate_event_boundary
 from mcp_touchstone.scope._arguments import path_has_prefix
+from mcp_touchstone.scope._regex import compile_rust_regex
 from mcp_touchstone.serde_json import JSON
 
 HB = HostedBehaviour
@@ -101,3 +104,30 @@ def test_agui_boundary_errors_are_worded_exactly() -> None:
             validate_event_boundary(_agui_event(**changes))
         assert str(exc.value) == message, changes
     validate_event_boundary(_agui_event())
+
+
+def test_decode_refusals_are_worded_exactly() -> None:
+    """SCOPE-SHAPE-3, SCOPE-SHAPE-4: serde's whole messages for an unknown unit-enum variant
+    (the expected names joined by ``, ``) and for a value given to the unit variant
+    ``governed_intent_required`` (kills scope/_decode.py:146 and :338, their text changed)."""
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_scope({"grants": [{"server_id": "s", "tool_name": "t", "operations": ["exec"]}]})
+    assert str(exc.value) == (
+        "scope.grants[0].operations[0]: unknown variant `exec`, expected one of `invoke`, "
+        "`read_result`, `read`, `subscribe`, `get`, `delegate`"
+    )
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_constraint({"type": "governed_intent_required", "value": 5})
+    assert str(exc.value) == (
+        "constraint.value: invalid type: integer `5`, expected unit variant "
+        "Constraint::GovernedIntentRequired"
+    )
+
+
+def test_regex_with_a_lone_surrogate_is_api_misuse_said_plainly() -> None:
+    """A pattern no Rust ``String`` can hold is a ``ValueError`` saying why (kills
+    scope/_regex.py:62, the message changed)."""
+    message = "regex pattern is not valid Unicode text (lone surrogate)"
+    with pytest.raises(ValueError, match=r"^regex pattern is not valid") as exc:
+        compile_rust_regex("a\ud800")
+    assert str(exc.value) == message
