@@ -2,6 +2,21 @@
 
 from __future__ import annotations
 
+from mcp_touchstone.serde_json import JSON, to_string
+from mcp_touchstone.visibility import (
+    TAGS_KEY,
+    Catalog,
+    Dispatched,
+    Entry,
+    Listing,
+    Page,
+    Profile,
+    ProtocolVersion,
+    Refused,
+    Request,
+    Visibility,
+    dispatch,
+)
 from mcp_touchstone.visibility._template import (
     _tokens,
     compile_uri_template,
@@ -32,3 +47,31 @@ def test_template_memos_keep_exactly_1024_entries_of_up_to_1024_chars() -> None:
     compile_uri_template(edge + "y")
     compile_uri_template(edge + "y")  # over the bound: computed afresh, never a hit
     assert compile_uri_template.cache_info().hits == hits + 1  # type: ignore[attr-defined]
+
+
+def test_strict_completion_of_a_concrete_resource_is_judged_by_that_resource() -> None:
+    """VIS-STRICT-4: a ``ref/resource`` whose URI is no template's string is judged against the
+    concrete resource with that URI: a shown one reaches the handler, a hidden one gets
+    resource-not-found (kills visibility/_dispatch.py:250, which refused every reference no
+    template matched before looking at the resources)."""
+    tagged: dict[str, JSON] = {TAGS_KEY: ["internal"]}
+    catalog = Catalog(
+        resources=Listing(
+            (Page((Entry("mem://public", {}, {}), Entry("mem://secret", tagged, {}))),)
+        ),
+        resource_templates=Listing((Page((Entry("open://{name}", {}, {}),)),)),
+    )
+    policy = Visibility().hiding_tagged(["internal"])
+
+    def complete(uri: str) -> Request:
+        ref: dict[str, JSON] = {"type": "ref/resource", "uri": uri}
+        return Request(
+            1, "completion/complete", {"ref": ref, "argument": {"name": "a", "value": ""}}
+        )
+
+    version, strict = ProtocolVersion.V2025_11_25, Profile.STRICT
+    shown = dispatch(catalog, complete("mem://public"), version, policy, profile=strict)
+    assert shown == Dispatched()
+    hidden = dispatch(catalog, complete("mem://secret"), version, policy, profile=strict)
+    assert isinstance(hidden, Refused)
+    assert "resource not found: mem://secret" in to_string(hidden.response)
