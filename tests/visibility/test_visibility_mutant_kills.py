@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
+
 from mcp_touchstone.serde_json import JSON, to_string
 from mcp_touchstone.visibility import (
     TAGS_KEY,
@@ -75,3 +78,32 @@ def test_strict_completion_of_a_concrete_resource_is_judged_by_that_resource() -
     hidden = dispatch(catalog, complete("mem://secret"), version, policy, profile=strict)
     assert isinstance(hidden, Refused)
     assert "resource not found: mem://secret" in to_string(hidden.response)
+
+
+def _step_calls(template: str, uri: str) -> int:
+    """How many times one match calls the run step ``_steps`` (a deterministic count)."""
+    count = 0
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal count
+        del arg
+        if event == "call" and frame.f_code.co_name == "_steps":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        uri_template_matches(template, uri)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_a_run_of_like_variables_is_one_step() -> None:
+    """VIS-TPL-7: a run of ``k`` adjacent like variables is one ``_steps`` call (O(log k)
+    operations), and unlike neighbours start a new run (kills visibility/_template.py:173,
+    which compared a token's text with the run's kind and so stepped each variable alone)."""
+    uri = "x" * 600
+    assert _step_calls("{a}" * 300, uri) == 1
+    assert _step_calls("{+a}" * 300, uri) == 1
+    assert _step_calls("{a}{+b}{c}", uri) == 3
+    assert _step_calls("{a}{b}/{c}", "xy/z") == 2
