@@ -158,3 +158,63 @@ def test_truncated_literals_fail_where_serde_parse_ident_stops(data: bytes, mess
     with pytest.raises(PayloadError) as exc:
         StatePayload.decode(data)
     assert str(exc.value) == message
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # A number that ends the input: the scan stops at the end, then the object is unclosed.
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":0',
+            "EOF while parsing an object at line 1 column 37",
+        ),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":1e5',
+            "EOF while parsing an object at line 1 column 39",
+        ),
+        (b'{"answers":{},"req":"r","exp":0', "EOF while parsing an object at line 1 column 31"),
+        # A missing comma in a skipped container: serde peeks the byte that should be `,`.
+        (b'{"answers":{},"exp":5,"req":"r","x":[1 2]}', "expected `,` or `]` at line 1 column 40"),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":{"a":1 "b":2}}',
+            "expected `,` or `}` at line 1 column 44",
+        ),
+    ],
+)
+def test_payload_reader_edges_fail_with_serde_messages(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a number at the very end of the input, and a missing comma inside an
+    ignored member, fail with serde_json's message and position, never an IndexError (kills
+    mrtr/_payload_reader.py:157 and :174, ``pos < len(data)`` -> ``<=``, and :253, the
+    comma message changed)."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
+
+
+def test_form_string_formats_are_neva_four() -> None:
+    """MRTR-REQ: a form property's ``format`` is one of neva's ``email``, ``uri``, ``date``,
+    ``date-time``; any other is not a schema neva reads (kills mrtr/_requests.py:86, a name
+    dropped from the list)."""
+
+    def form(fmt: str) -> JSON:
+        prop: dict[str, JSON] = {"type": "string", "format": fmt}
+        schema: dict[str, JSON] = {"type": "object", "properties": {"p": prop}}
+        return {
+            "method": "elicitation/create",
+            "params": {"message": "m", "requestedSchema": schema},
+        }
+
+    for fmt in ("email", "uri", "date", "date-time"):
+        assert decode_input_request(form(fmt)).kind.value == "elicitation/create"
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request(form("time"))
+    assert str(exc.value) == "property `p` is not a schema neva's `Schema` reads"
+
+
+def test_roots_params_of_the_wrong_type_name_the_struct() -> None:
+    """MRTR-REQ: ``roots/list`` params that are neither an object nor a sequence fail with
+    serde's invalid-type message naming ``ListRootsRequestParams`` (kills
+    mrtr/_requests.py:307, the struct name changed)."""
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": "roots/list", "params": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected struct ListRootsRequestParams"
