@@ -218,3 +218,51 @@ def test_roots_params_of_the_wrong_type_name_the_struct() -> None:
     with pytest.raises(InputRequestError) as exc:
         decode_input_request({"method": "roots/list", "params": 5})
     assert str(exc.value) == "invalid type: integer `5`, expected struct ListRootsRequestParams"
+
+
+def test_memo_returns_the_value_it_computes_in_a_round() -> None:
+    """MRTR-CTX-5: inside an MRTR round, ``ctx.memo`` returns what ``compute`` returned the first
+    time, and the cached value afterwards (kills mrtr/_context.py:178, the first computation
+    answering None)."""
+    from mcp_touchstone.mrtr._context import Context
+    from mcp_touchstone.mrtr._engine import ServerConfig, dispatch
+    from mcp_touchstone.mrtr._state import Keyring
+    from mcp_touchstone.mrtr._store import InMemoryRequestStateStore
+    from tests.mrtr._round_helpers import meta
+
+    seen: list[JSON] = []
+
+    def handler(ctx: Context, params: JSON) -> JSON:
+        seen.append(ctx.memo("m", lambda: {"price": 42}))
+        seen.append(ctx.memo("m", lambda: "not called"))
+        return {"content": []}
+
+    request: dict[str, JSON] = {
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "t", "arguments": {}, "_meta": meta()},
+    }
+    config = ServerConfig(Keyring("0", {"0": b"s0"}), ttl=300)
+    store = InMemoryRequestStateStore()
+    dispatch(request, handler, config, now=1_000, nonce=lambda: bytes(12), store=store)
+    assert seen == [{"price": 42}, {"price": 42}]
+
+
+def test_input_required_result_refuses_input_requests_that_are_not_a_map() -> None:
+    """MRTR-WIRE-1: ``inputRequests`` is a map or absent; a list or a string is a validation
+    error, not read as absent (kills mrtr/_wire.py:93, the before-validator answering None
+    for a non-map)."""
+    from pydantic import ValidationError
+
+    from mcp_touchstone.mrtr import InputRequiredResult
+
+    bads: list[JSON] = [[], "x", 5]
+    for bad in bads:
+        with pytest.raises(ValidationError):
+            InputRequiredResult.model_validate(
+                {"resultType": "input_required", "inputRequests": bad}
+            )
+    absent = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "inputRequests": None}
+    )
+    assert absent.requests() == {}
