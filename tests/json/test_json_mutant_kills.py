@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_touchstone._rust import INTEGER_BOUNDS
+from mcp_touchstone._rust import INTEGER_BOUNDS, rust_debug_str
 from mcp_touchstone._serde import integer_in, unit_variant_error
 
 
@@ -46,3 +46,22 @@ def test_integer_bounds_are_rusts_exactly() -> None:
     assert integer_in(127, "i8")
     assert not integer_in(128, "i8")
     assert not integer_in(True, "u8")  # a bool is not an integer
+
+
+# Unicode's Other_Grapheme_Extend (PropList.txt, Unicode 14 and 15, the versions Python 3.11
+# and the upstreams' Rust use), written out.
+_OTHER_GRAPHEME_EXTEND = [
+    *(0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6, 0x0D3E, 0x0D57),
+    *(0x0DCF, 0x0DDF, 0x1B35, 0x200C, 0x302E, 0x302F, 0xFF9E, 0xFF9F, 0x1133E, 0x11357),
+    *(0x114B0, 0x114BD, 0x115AF, 0x11930, 0x1D165, *range(0x1D16E, 0x1D173)),
+    *range(0xE0020, 0xE0080),
+]
+
+
+def test_rust_debug_escapes_every_other_grapheme_extender() -> None:
+    """Rust's ``{:?}`` escapes grapheme extenders, printable or not: each Other_Grapheme_Extend
+    code point prints as ``\\u{hex}`` (kills a dropped or shifted entry of the table, e.g.
+    _rust.py:115 0x0CD6 -> 0x0CD7, _rust.py:116 0x1133E -> 0x1133F)."""
+    for cp in _OTHER_GRAPHEME_EXTEND:
+        assert rust_debug_str(chr(cp)) == f'"\\u{{{cp:x}}}"', hex(cp)
+    assert rust_debug_str("a\u0b3e") == '"a\\u{b3e}"'
