@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_touchstone._rust import INTEGER_BOUNDS, rust_debug_str
 from mcp_touchstone._serde import integer_in, unit_variant_error
+from mcp_touchstone.serde_json import JSON, JsonError, validate
 
 
 def test_integer_bounds_name_every_rust_integer_type() -> None:
@@ -65,3 +68,27 @@ def test_rust_debug_escapes_every_other_grapheme_extender() -> None:
     for cp in _OTHER_GRAPHEME_EXTEND:
         assert rust_debug_str(chr(cp)) == f'"\\u{{{cp:x}}}"', hex(cp)
     assert rust_debug_str("a\u0b3e") == '"a\\u{b3e}"'
+
+
+def test_validate_finds_a_lone_surrogate_string_inside_a_list() -> None:
+    """A list holding a lone-surrogate string is no serde_json value, wherever the string
+    stands (kills serde_json.py:492, the fast pre-check's list branch negated, which let such
+    a list through unchecked)."""
+    with pytest.raises(JsonError) as exc:
+        validate(["ok", "\udc00x"])
+    assert str(exc.value) == "value[1]: string holds a lone surrogate"
+    with pytest.raises(JsonError):
+        validate(["\ud800"])
+    assert validate(["ok", "\U0001f600"]) == ["ok", "\U0001f600"]
+
+
+def test_validate_counts_list_depth_one_level_at_a_time() -> None:
+    """Nesting is counted one level per list (and per object): 100 lists deep is well inside
+    serde_json's limit of 128, so a bad integer at the bottom is reported as such, with its
+    path (kills serde_json.py:525, list depth counted two at a time)."""
+    value: JSON = [1 << 70]
+    for _ in range(99):
+        value = [value]
+    with pytest.raises(JsonError) as exc:
+        validate(value)
+    assert str(exc.value) == f"value{'[0]' * 100}: integer {1 << 70} is out of i64/u64 range"
