@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone._rust import INTEGER_BOUNDS, rust_debug_str
+from mcp_touchstone._rust import INTEGER_BOUNDS, LOG_LEVELS, rust_debug_str
 from mcp_touchstone._serde import integer_in, unit_variant_error
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
@@ -92,3 +92,11 @@ def test_validate_counts_list_depth_one_level_at_a_time() -> None:
     with pytest.raises(JsonError) as exc:
         validate(value)
     assert str(exc.value) == f"value{'[0]' * 100}: integer {1 << 70} is out of i64/u64 range"
+
+
+def test_log_levels_are_mcps_eight() -> None:
+    """MCP's ``LoggingLevel`` wire names, the RFC 5424 severities in lowercase (kills a name
+    changed in _rust.py:165, e.g. ``warning``)."""
+    assert sorted(LOG_LEVELS) == sorted(
+        ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+    )
