@@ -131,3 +131,20 @@ def test_regex_with_a_lone_surrogate_is_api_misuse_said_plainly() -> None:
     with pytest.raises(ValueError, match=r"^regex pattern is not valid") as exc:
         compile_rust_regex("a\ud800")
     assert str(exc.value) == message
+
+
+def test_model_metadata_enum_refusals_name_their_type() -> None:
+    """SCOPE-HOSTED-MODEL: a non-string, non-map ``provenance_class`` or ``safety_tier`` is
+    refused with serde's invalid-type message, which here names the enum (kills
+    scope/_hosted_decode.py:30, the type name changed)."""
+    from mcp_touchstone.scope._hosted_decode import decode_model_metadata
+
+    for field, name in (
+        ("provenance_class", "ProvenanceEvidenceClass"),
+        ("safety_tier", "ModelSafetyTier"),
+    ):
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_model_metadata({"model_id": "m", field: 5})
+        assert str(exc.value) == (
+            f"model_metadata.{field}: invalid type: integer `5`, expected string or map ({name})"
+        )
