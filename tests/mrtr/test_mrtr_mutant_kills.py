@@ -266,3 +266,14 @@ def test_input_required_result_refuses_input_requests_that_are_not_a_map() -> No
         {"resultType": "input_required", "inputRequests": None}
     )
     assert absent.requests() == {}
+
+
+@pytest.mark.parametrize("data", [b"{} ", b"{}x", b"{}\n"])
+def test_empty_object_payload_reports_missing_field_at_its_end(data: bytes) -> None:
+    """MRTR-PAYLOAD-8: ``{}`` followed by anything fails with ``missing field `answers```
+    where the object ends (serde checks the fields at the closing brace, before any trailing
+    byte), column 2 (kills mrtr/_payload_reader.py:328, which stepped past the brace and a
+    byte more)."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == "missing field `answers` at line 1 column 2"
