@@ -54,7 +54,7 @@ PACKAGES: dict[str, tuple[list[str], list[str], list[str]]] = {
     "visibility": (["visibility"], ["visibility"], [_VALUES, "tests/visibility"]),
     "mrtr": (["mrtr"], ["mrtr"], [_VALUES, "tests/mrtr"]),
     "json": (
-        ["serde_json.py", "_serde.py", "_rust.py"],
+        ["serde_json.py", "_json_read.py", "_json_value.py", "_serde.py", "_rust.py"],
         ["json", "scope", "mrtr", "visibility"],
         ["tests/json", "tests/test_rust_semantics.py", "tests/test_serde_struct.py"],
     ),

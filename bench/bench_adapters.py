@@ -2,24 +2,38 @@
 
 Workload (issue 12): a catalog of 1,000 tools, every tenth declaring the scope ``admin``; the
 caller (alice) lacks it; the policy hides what the caller lacks the scopes for.  Measured per
-call, protected against unprotected:
+request, protected against unprotected:
 
 * ``tools/list`` and ``tools/call`` (a visible tool) through the SDK's in-memory client, for
   ``protect()`` on an ``MCPServer`` and for ``TouchstoneMiddleware`` on FastMCP;
-* the same two requests at the handler layer (the lowlevel handler entries called directly,
-  no transport), the adapter's cost with nothing else around it (MCPServer only);
+* ``tools/call`` again with Chio grants enforced as well (``call+grants``: a wildcard grant,
+  decoded once; the grant is matched on every call);
+* the same requests at the handler layer (the lowlevel handler entries called directly, no
+  transport), the adapter's cost with nothing else around it (MCPServer only);
 * the Redis final-response store: a ``reserve`` / ``get`` / ``put`` round trip on a
   redis-server started on a loopback port.
 
-Each figure is the best of several repeats (the machine is shared); the ratio is protected over
-unprotected.  Goal: under 1.10.  Results are also written to ``bench/results/adapters.json``.
+The machine is shared, so each pair is measured in alternation: every round takes one sample
+of the plain server and one of the protected one (a sample: enough requests for ~50 ms, at
+least three; the garbage collector paused, as ``timeit`` does), and ``ROUNDS`` rounds are
+taken.  Reported per pair: each side's best sample, the ratio of the
+bests, and the spread of the per-round ratios (median and interquartile range: a round's two
+samples are taken back to back, so load falls on both alike).  Both wall-clock and process
+CPU time are recorded; CPU time excludes waiting for a core.  Each pair also reports the Python
+function calls per request on each side (cProfile's count: independent of the load, blind to
+C-level work such as pydantic's).  Goal: under 1.10.  Results go to
+``bench/results/adapters.json`` with the load average at the start and the end.
 
-Run: ``.venv/bin/python bench/bench_adapters.py`` (``make bench``).
+Run: ``.venv/bin/python bench/bench_adapters.py`` (``make bench``); ``--rounds N`` to change
+the number of rounds.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
+import functools
+import gc
+import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -30,12 +44,21 @@ import anyio
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from _common import load_average, write_results  # noqa: E402
+from mcp_touchstone.scope import ChioScope, decode_scope  # noqa: E402
 from mcp_touchstone.visibility import SCOPES_KEY, Visibility  # noqa: E402
 
 SIZE = 1_000
-REPEATS = 7
+ROUNDS = 15
+SAMPLE_SECONDS = 0.05
+MIN_REQUESTS = 3
 POLICY = Visibility().requiring_declared_scopes()
+SCOPE: ChioScope = decode_scope(
+    {"grants": [{"server_id": "*", "tool_name": "*", "operations": ["invoke"]}]}, "scope"
+)
+Request = Callable[[], Awaitable[Any]]
 
 
 def _meta(i: int) -> dict[str, Any] | None:
@@ -51,8 +74,13 @@ def _tool(i: int) -> Callable[[], Awaitable[int]]:
     return tool
 
 
-def mcp_server(protected: bool) -> Any:
-    """An MCPServer with 1,000 tools (every tenth privileged), protected or not."""
+def _grants(_context: Any) -> ChioScope:
+    return SCOPE
+
+
+def mcp_server(mode: str) -> Any:
+    """An MCPServer with 1,000 tools (every tenth privileged): ``plain``, ``protected``
+    (visibility) or ``grants`` (visibility and grants)."""
     from mcp.server.mcpserver import MCPServer
 
     from mcp_touchstone.adapters.mcp import protect
@@ -60,10 +88,12 @@ def mcp_server(protected: bool) -> Any:
     server = MCPServer("bench")
     for i in range(SIZE):
         server.add_tool(_tool(i), name=f"tool_{i:04d}", meta=_meta(i))
-    return protect(server, visibility=POLICY) if protected else server
+    if mode == "plain":
+        return server
+    return protect(server, visibility=POLICY, grants=_grants if mode == "grants" else None)
 
 
-def fastmcp_server(protected: bool) -> Any:
+def fastmcp_server(mode: str) -> Any:
     """A FastMCP server with the same catalog."""
     from fastmcp import FastMCP
     from fastmcp.tools import Tool
@@ -73,63 +103,112 @@ def fastmcp_server(protected: bool) -> Any:
     server = FastMCP("bench")
     for i in range(SIZE):
         server.add_tool(Tool.from_function(_tool(i), name=f"tool_{i:04d}", meta=_meta(i)))
-    if protected:
-        TouchstoneMiddleware(visibility=POLICY).install(server)
+    if mode != "plain":
+        grants = _grants if mode == "grants" else None
+        TouchstoneMiddleware(visibility=POLICY, grants=grants).install(server)
     return server
 
 
-async def _once(fn: Callable[[], Awaitable[Any]], number: int) -> float:
-    start = time.perf_counter()
+async def _sample(fn: Request, number: int) -> tuple[float, float]:
+    """Wall-clock and process CPU seconds per request over ``number`` requests, the cyclic
+    garbage collector run before and paused during the sample (as ``timeit`` does: a full
+    collection of a heap of 1,000-tool listings otherwise lands on whichever side triggers it)."""
+    gc.collect()
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(number):
+            await fn()
+        return (time.perf_counter() - wall) / number, (time.process_time() - cpu) / number
+    finally:
+        gc.enable()
+
+
+async def _python_calls(fn: Request, number: int = 3) -> float:
+    """Python function calls per request (cProfile's count, C-level work not included): a
+    figure that does not depend on the machine's load."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
     for _ in range(number):
         await fn()
-    return (time.perf_counter() - start) / number
+    profile.disable()
+    stats: Any = pstats.Stats(profile)
+    return float(stats.total_calls) / number
 
 
-async def _pair(
-    plain: Callable[[], Awaitable[Any]], protected: Callable[[], Awaitable[Any]], number: int
-) -> tuple[float, float]:
-    """Best per-call seconds of each, the two measured in alternation (a loaded machine slows
-    both alike)."""
-    best = [float("inf"), float("inf")]
-    for _ in range(REPEATS):
-        for slot, fn in enumerate((plain, protected)):
-            best[slot] = min(best[slot], await _once(fn, number))
-    return best[0], best[1]
+async def _pair(plain: Request, protected: Request, rounds: int) -> dict[str, Any]:
+    """``rounds`` rounds, each one sample of ``plain`` then one of ``protected``; the bests,
+    their ratio, and the spread of the per-round ratios, on both clocks."""
+    await plain()
+    await protected()
+    start = time.perf_counter()
+    await plain()
+    number = max(MIN_REQUESTS, round(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
+    samples: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for _ in range(rounds):
+        samples.append((await _sample(plain, number), await _sample(protected, number)))
+    out: dict[str, Any] = {
+        "requests_per_sample": number,
+        "rounds": rounds,
+        "python_calls_per_request": {
+            "plain": await _python_calls(plain),
+            "protected": await _python_calls(protected),
+        },
+    }
+    for index, clock in enumerate(("wall", "cpu")):
+        plains = [p[index] for p, _ in samples]
+        prots = [q[index] for _, q in samples]
+        ratios = sorted(q / p for p, q in zip(plains, prots, strict=True) if p > 0)
+        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+        out[clock] = {
+            "plain_s": min(plains),
+            "protected_s": min(prots),
+            "ratio_of_bests": min(prots) / min(plains),
+            "ratio_median": statistics.median(ratios),
+            "ratio_q1": quartiles[0],
+            "ratio_q3": quartiles[-1],
+        }
+    return out
 
 
-async def through_client(build: Callable[[bool], Any], fast: bool) -> dict[str, float]:
-    """Per-call seconds of list and call, unprotected and protected, over the in-memory client."""
+async def through_client(build: Callable[[str], Any], fast: bool, rounds: int) -> dict[str, Any]:
+    """List, call and granted call, unprotected and protected, over the in-memory client."""
     from contextlib import AsyncExitStack
 
     from tests.adapters._drive import as_caller
 
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     with as_caller("alice"):
         async with AsyncExitStack() as stack:
-            lists, calls = [], []
-            for protected in (False, True):
-                server = build(protected)
+            lists: dict[str, Request] = {}
+            calls: dict[str, Request] = {}
+            for mode in ("plain", "protected", "grants"):
+                server = build(mode)
                 if fast:
                     from fastmcp import Client as FastClient
 
                     client: Any = await stack.enter_async_context(
                         FastClient(server, mode="2026-07-28")
                     )
-                    lists.append(client.list_tools_mcp)
-                    calls.append(lambda c=client: c.call_tool_mcp("tool_0001", {}))
+                    lists[mode] = client.list_tools_mcp
+                    calls[mode] = functools.partial(client.call_tool_mcp, "tool_0001", {})
                 else:
                     from mcp import Client
 
                     client = await stack.enter_async_context(Client(server, mode="2026-07-28"))
-                    lists.append(client.session.list_tools)
-                    calls.append(lambda s=client.session: s.call_tool("tool_0001", {}))
-            out["list/plain"], out["list/protected"] = await _pair(lists[0], lists[1], 10)
-            out["call/plain"], out["call/protected"] = await _pair(calls[0], calls[1], 200)
+                    lists[mode] = client.session.list_tools
+                    calls[mode] = functools.partial(client.session.call_tool, "tool_0001", {})
+            out["list"] = await _pair(lists["plain"], lists["protected"], rounds)
+            out["call"] = await _pair(calls["plain"], calls["protected"], rounds)
+            out["call+grants"] = await _pair(calls["plain"], calls["grants"], rounds)
     return out
 
 
-async def at_handler_layer() -> dict[str, float]:
-    """Per-call seconds of the lowlevel handler entries themselves (no transport)."""
+async def at_handler_layer(rounds: int) -> dict[str, Any]:
+    """The lowlevel handler entries themselves (no transport)."""
     import mcp_types as types
     from tests.adapters._drive import as_caller
 
@@ -137,20 +216,24 @@ async def at_handler_layer() -> dict[str, float]:
         protocol_version = "2026-07-28"
 
     params = types.CallToolRequestParams(name="tool_0001", arguments={})
-    lows = [mcp_server(protected)._lowlevel_server for protected in (False, True)]
-    list_handlers = [low.get_request_handler("tools/list").handler for low in lows]
-    call_handlers = [low.get_request_handler("tools/call").handler for low in lows]
-    lists = [lambda h=h: h(Ctx(), None) for h in list_handlers]
-    calls = [lambda h=h: h(Ctx(), params) for h in call_handlers]
-    out: dict[str, float] = {}
+    lows = {mode: mcp_server(mode)._lowlevel_server for mode in ("plain", "protected", "grants")}
+    lists: dict[str, Request] = {}
+    calls: dict[str, Request] = {}
+    for mode, low in lows.items():
+        list_handler = low.get_request_handler("tools/list").handler
+        call_handler = low.get_request_handler("tools/call").handler
+        lists[mode] = functools.partial(list_handler, Ctx(), None)
+        calls[mode] = functools.partial(call_handler, Ctx(), params)
+    out: dict[str, Any] = {}
     with as_caller("alice"):
-        out["list/plain"], out["list/protected"] = await _pair(lists[0], lists[1], 10)
-        out["call/plain"], out["call/protected"] = await _pair(calls[0], calls[1], 1000)
+        out["list"] = await _pair(lists["plain"], lists["protected"], rounds)
+        out["call"] = await _pair(calls["plain"], calls["protected"], rounds)
+        out["call+grants"] = await _pair(calls["plain"], calls["grants"], rounds)
     return out
 
 
-def redis_round_trip() -> float:
-    """Seconds per reserve + get + put on a loopback redis-server."""
+def redis_round_trip(rounds: int) -> dict[str, float]:
+    """Seconds per reserve + get + put on a loopback redis-server: best and median round."""
     import redis
     from tests.adapters._redis import redis_server
 
@@ -161,41 +244,58 @@ def redis_round_trip() -> float:
     with redis_server() as port:
         store = RedisRequestStateStore(redis.Redis(host="127.0.0.1", port=port))
         exp = int(time.time()) + 600
-        best = float("inf")
-        for _ in range(REPEATS):
+        per_round = []
+        for r in range(rounds):
             start = time.perf_counter()
-            for i in range(500):
-                with store.reserve(f"k{i}"):
-                    store.get(f"k{i}", exp - 600)
-                    store.put(f"k{i}", response, exp)
-            best = min(best, (time.perf_counter() - start) / 500)
-    return best
+            for i in range(200):
+                key = f"k{r}-{i}"
+                with store.reserve(key):
+                    store.get(key, exp - 600)
+                    store.put(key, response, exp)
+            per_round.append((time.perf_counter() - start) / 200)
+    return {"best_s": min(per_round), "median_s": statistics.median(per_round)}
 
 
-def main() -> int:
+def _line(group: str, op: str, figures: dict[str, Any]) -> str:
+    wall, cpu = figures["wall"], figures["cpu"]
+    calls = figures["python_calls_per_request"]
+    return (
+        f"{group:15s} {op:11s} plain {wall['plain_s'] * 1e6:9.1f} us  "
+        f"protected {wall['protected_s'] * 1e6:9.1f} us  best/best {wall['ratio_of_bests']:.3f}  "
+        f"median {wall['ratio_median']:.3f} [{wall['ratio_q1']:.3f}-{wall['ratio_q3']:.3f}]  "
+        f"cpu best/best {cpu['ratio_of_bests']:.3f} median {cpu['ratio_median']:.3f}  "
+        f"py calls {calls['plain']:.0f} -> {calls['protected']:.0f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
     """Measure, print the ratios, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    rounds = parser.parse_args(argv).rounds
+    load_start = load_average()
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results: dict[str, Any] = {
         "catalog": SIZE,
-        "mcp/client": anyio.run(through_client, mcp_server, False),
-        "fastmcp/client": anyio.run(through_client, fastmcp_server, True),
-        "mcp/handler": anyio.run(at_handler_layer),
-        "redis/round_trip_s": redis_round_trip(),
+        "mcp/client": anyio.run(through_client, mcp_server, False, rounds),
+        "fastmcp/client": anyio.run(through_client, fastmcp_server, True, rounds),
+        "mcp/handler": anyio.run(at_handler_layer, rounds),
+        "redis/round_trip": redis_round_trip(rounds),
     }
-    print(f"catalog: {SIZE} tools, every tenth hidden from the caller")
+    results["started_utc"] = started
+    results["load_average_start"] = load_start
+    results["load_average_end"] = load_average()
+    print(f"catalog: {SIZE} tools, every tenth hidden from the caller; {rounds} rounds")
     for group in ("mcp/client", "fastmcp/client", "mcp/handler"):
-        figures = results[group]
-        for op in ("list", "call"):
-            plain, prot = figures[f"{op}/plain"], figures[f"{op}/protected"]
-            ratio = prot / plain
-            results[group][f"{op}/ratio"] = ratio
-            print(
-                f"{group:15s} {op:4s}  plain {plain * 1e6:9.1f} us  "
-                f"protected {prot * 1e6:9.1f} us  ratio {ratio:.3f}"
-            )
-    print(f"redis store: reserve + get + put {results['redis/round_trip_s'] * 1e6:.0f} us")
-    out = ROOT / "bench" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "adapters.json").write_text(json.dumps(results, indent=2) + "\n")
+        for op in ("list", "call", "call+grants"):
+            print(_line(group, op, results[group][op]))
+    trip = results["redis/round_trip"]
+    print(
+        f"redis store: reserve + get + put {trip['best_s'] * 1e6:.0f} us best, "
+        f"{trip['median_s'] * 1e6:.0f} us median round"
+    )
+    print(f"load average: start {load_start}, end {results['load_average_end']}")
+    write_results("adapters", results)
     return 0
 
 

@@ -15,6 +15,7 @@ import base64
 import hashlib
 from typing import Any
 
+from conformance.vectorgen._common import vector
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 LABEL = b"neva:mrtr:requestState:v1"
@@ -57,24 +58,7 @@ def keys(*pairs: tuple[str, bytes]) -> list[dict[str, str]]:
 KEYS = keys(("0", SECRET))
 
 
-def case(
-    id_: str,
-    comment: str,
-    rules: list[str],
-    flags: list[str],
-    input_: Any,
-    expected: Any,
-    origin: str = "handwritten",
-) -> dict[str, Any]:
-    return {
-        "id": id_,
-        "comment": comment,
-        "rules": rules,
-        "flags": flags,
-        "origin": origin,
-        "input": input_,
-        "expected": expected,
-    }
+case = vector
 
 
 def write(

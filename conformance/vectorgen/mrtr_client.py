@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.vectorgen._common import vector
+
 J = Any
 
 _SOURCE = {
@@ -125,21 +127,10 @@ def case(
     expected: dict[str, J],
     origin: str = "handwritten",
 ) -> dict[str, J]:
-    """One vector."""
-    return {
-        "id": cid,
-        "comment": comment,
-        # The operation's own rule travels with the vectors that pin its wire shape.
-        "rules": (
-            [*rules, "MRTR-HARNESS-5"]
-            if any(r.startswith("HARNESS-MRTR-CLIENT") for r in rules)
-            else rules
-        ),
-        "flags": flags,
-        "origin": origin,
-        "input": inp,
-        "expected": expected,
-    }
+    """One vector; the operation's own rule travels with the vectors that pin its wire shape."""
+    if any(r.startswith("HARNESS-MRTR-CLIENT") for r in rules):
+        rules = [*rules, "MRTR-HARNESS-5"]
+    return vector(cid, comment, rules, flags, inp, expected, origin)
 
 
 def single(

@@ -18,6 +18,7 @@ import hashlib
 import json
 from typing import Any
 
+from conformance.vectorgen._common import vector
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 LABEL = b"neva:mrtr:requestState:v1"
@@ -320,17 +321,8 @@ def case(
     expected: Any,
     origin: str = "handwritten",
 ) -> None:
-    CASES.setdefault(file, []).append(
-        {
-            "id": f"mrtr-round-{id_}",
-            "comment": comment,
-            "rules": rules,
-            "flags": flags,
-            "origin": origin,
-            "input": input_,
-            "expected": expected,
-        }
-    )
+    vec = vector(f"mrtr-round-{id_}", comment, rules, flags, input_, expected, origin)
+    CASES.setdefault(file, []).append(vec)
 
 
 NOTES = {

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.vectorgen._common import envelope, vector
+
 __all__ = ["files"]
 
 _SOURCE = {
@@ -133,15 +135,7 @@ def _vec(  # noqa: PLR0917 (a vector is one row of six fields; keywords would bl
     expected: Json,
     origin: str = "seed",
 ) -> dict[str, Json]:
-    return {
-        "id": f"scope-admit-{vid}",
-        "comment": comment,
-        "rules": rules,
-        "flags": flags,
-        "origin": origin,
-        "input": inp,
-        "expected": expected,
-    }
+    return vector(f"scope-admit-{vid}", comment, rules, flags, inp, expected, origin)
 
 
 def _worked() -> list[dict[str, Json]]:
@@ -906,28 +900,26 @@ def files() -> dict[str, dict[str, Json]]:
         "do not edit by hand.",
     ]
     return {
-        "scope/admit.json": {
-            "schema": "touchstone-vectors/1",
-            "semantic": "scope",
-            "operation": "scope.admit",
-            "title": "The hosted admission loop: branches, precedence, durable filter, texts",
-            "header": [*header, "Expected answers stated by hand from seed 003 and chio.md §6."],
-            "source": _SOURCE,
-            "notes": _NOTES,
-            "tests": _worked() + _texts() + _durable() + _malformed(),
-        },
-        "scope/admit_matrix.json": {
-            "schema": "touchstone-vectors/1",
-            "semantic": "scope",
-            "operation": "scope.admit",
-            "title": "The hosted admission loop: enumerated stage-outcome combinations",
-            "header": [
+        "scope/admit.json": envelope(
+            semantic="scope",
+            operation="scope.admit",
+            title="The hosted admission loop: branches, precedence, durable filter, texts",
+            header=[*header, "Expected answers stated by hand from seed 003 and chio.md §6."],
+            source=_SOURCE,
+            notes=_NOTES,
+            tests=_worked() + _texts() + _durable() + _malformed(),
+        ),
+        "scope/admit_matrix.json": envelope(
+            semantic="scope",
+            operation="scope.admit",
+            title="The hosted admission loop: enumerated stage-outcome combinations",
+            header=[
                 *header,
                 "Expected answers from the generator's own table written from seed 003 (Ranking "
                 "and fallback), independent of mcp_touchstone.",
             ],
-            "source": _SOURCE,
-            "notes": _MATRIX_NOTES,
-            "tests": _matrix(),
-        },
+            source=_SOURCE,
+            notes=_MATRIX_NOTES,
+            tests=_matrix(),
+        ),
     }

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from pydantic import Field
 
@@ -51,6 +51,15 @@ TOKENS = {"alice": ["user"], "root": ["user", "admin"]}
 SERVER_NAME = "touchstone-demo"
 
 
+def _access_token(token: str, access_token: Callable[..., Any], *, subject: bool) -> Any:
+    """The access token ``access_token`` builds for a known bearer token, or ``None``."""
+    scopes = TOKENS.get(token)
+    if scopes is None:
+        return None
+    extra = {"subject": token} if subject else {}
+    return access_token(token=token, client_id="demo-client", scopes=scopes, **extra)
+
+
 class Verifier:
     """A token verifier knowing two bearer tokens: ``alice`` and ``root``."""
 
@@ -58,13 +67,23 @@ class Verifier:
         """The access token for ``token``, or ``None`` when it is unknown."""
         from mcp.server.auth.provider import AccessToken
 
-        scopes = TOKENS.get(token)
-        if scopes is None:
-            return None
-        return AccessToken(token=token, client_id="demo-client", scopes=scopes, subject=token)
+        return _access_token(token, AccessToken, subject=True)
 
 
-def _auth_settings() -> Any:
+def fast_verifier(base_url: str, *, subject: bool) -> Any:
+    """FastMCP's ``TokenVerifier`` knowing the same two tokens (``subject``: the token names the
+    subject of its access token too)."""
+    from fastmcp.server.auth import AccessToken, TokenVerifier
+
+    class _FastVerifier(TokenVerifier):
+        async def verify_token(self, token: str) -> Any:
+            return _access_token(token, AccessToken, subject=subject)
+
+    return _FastVerifier(base_url=base_url)
+
+
+def auth_settings() -> Any:
+    """The servers' ``AuthSettings``: every request needs the scope ``user``."""
     from mcp.server.auth.settings import AuthSettings
 
     return AuthSettings(
@@ -78,17 +97,48 @@ def _auth_settings() -> Any:
 Region = Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]
 
 
-def build_mcp(mode: str, *, absent: bool = False) -> Any:
-    """An ``MCPServer``: ``mode`` is ``plain`` (no hiding), ``naive`` (a hand-written
-    ``ServerMiddleware`` that filters lists and refuses hidden calls, the usual DIY fix) or
-    ``protected`` (``mcp_touchstone.adapters.mcp.protect``)."""
-    from mcp.server.mcpserver import MCPServer
+Privileged = dict[str, dict[str, Any]]
+"""How a server declares its privileged components: the decorator keywords of each kind
+(``tool``, ``prompt``, ``resource``, ``template``)."""
 
-    server = MCPServer(SERVER_NAME, token_verifier=Verifier(), auth=_auth_settings())
+MCP_PRIVILEGED: Privileged = {
+    "tool": {"meta": PRIVILEGED_META},
+    "prompt": {},
+    "resource": {"meta": PRIVILEGED_META},
+    "template": {"meta": PRIVILEGED_META},
+}
+"""``MCPServer``'s privileged components: tags and scopes in ``_meta`` (its prompts carry none)."""
+
+
+_Decorator = Callable[[Callable[..., Any]], Any]
+
+
+class Registrar(Protocol):
+    """What the catalog is registered on: an ``MCPServer`` or a ``FastMCP``."""
+
+    def tool(self, *args: Any, **kwargs: Any) -> _Decorator: ...
+    def prompt(self, *args: Any, **kwargs: Any) -> _Decorator: ...
+    def resource(self, *args: Any, **kwargs: Any) -> _Decorator: ...
+
+
+def register_catalog(
+    server: Registrar,
+    privileged: Privileged | None,
+    *,
+    notes: bool = True,
+    tools: Callable[[Registrar], None] | None = None,
+) -> None:
+    """Register the one catalog on ``server`` (an ``MCPServer`` or a ``FastMCP``), in this order:
+    ``add``, the extra ``tools``, ``hello``, ``res://public``, ``notes://{id}`` (unless not
+    ``notes``) and, unless ``privileged`` is ``None``, the privileged components declared with its
+    keywords."""
 
     @server.tool()
     def add(a: int, b: int) -> int:
         return a + b
+
+    if tools is not None:
+        tools(server)
 
     @server.prompt()
     def hello(who: str = "world") -> str:
@@ -98,28 +148,40 @@ def build_mcp(mode: str, *, absent: bool = False) -> Any:
     def public() -> str:
         return "public"
 
-    @server.resource("notes://{id}")
-    def note(id: str) -> str:
-        return f"note {id}"
+    if notes:
 
-    if not absent:
+        @server.resource("notes://{id}")
+        def note(id: str) -> str:
+            return f"note {id}"
 
-        @server.tool(meta=PRIVILEGED_META)
-        def delete_user(name: str, region: Region = "eu") -> str:
-            return f"deleted {name} in {region}"
+    if privileged is None:
+        return
 
-        @server.prompt()
-        def admin_prompt() -> str:
-            return "admin"
+    @server.tool(**privileged["tool"])
+    def delete_user(name: str, region: Region = "eu") -> str:
+        return f"deleted {name} in {region}"
 
-        @server.resource("res://secret", meta=PRIVILEGED_META)
-        def secret() -> str:
-            return "secret"
+    @server.prompt(**privileged["prompt"])
+    def admin_prompt() -> str:
+        return "admin"
 
-        @server.resource("vault://{id}", meta=PRIVILEGED_META)
-        def vault(id: str) -> str:
-            return f"vault {id}"
+    @server.resource("res://secret", **privileged["resource"])
+    def secret() -> str:
+        return "secret"
 
+    @server.resource("vault://{id}", **privileged["template"])
+    def vault(id: str) -> str:
+        return f"vault {id}"
+
+
+def build_mcp(mode: str, *, absent: bool = False) -> Any:
+    """An ``MCPServer``: ``mode`` is ``plain`` (no hiding), ``naive`` (a hand-written
+    ``ServerMiddleware`` that filters lists and refuses hidden calls, the usual DIY fix) or
+    ``protected`` (``mcp_touchstone.adapters.mcp.protect``)."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer(SERVER_NAME, token_verifier=Verifier(), auth=auth_settings())
+    register_catalog(server, None if absent else MCP_PRIVILEGED)
     if mode == "protected":
         from mcp_touchstone.adapters.mcp import protect
 
@@ -166,53 +228,13 @@ def build_fastmcp(mode: str, *, absent: bool = False) -> Any:
     ``protected`` (``TouchstoneMiddleware(...).install(server)``), ``middleware`` (the same
     middleware added without ``install``); ``plain`` hides nothing."""
     from fastmcp import FastMCP
-    from fastmcp.server.auth import TokenVerifier
 
-    class _FastVerifier(TokenVerifier):
-        async def verify_token(self, token: str) -> Any:
-            from fastmcp.server.auth import AccessToken
-
-            scopes = TOKENS.get(token)
-            if scopes is None:
-                return None
-            return AccessToken(token=token, client_id="demo-client", scopes=scopes)
-
-    server = FastMCP(SERVER_NAME, auth=_FastVerifier(base_url="http://127.0.0.1:8000"))
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        return a + b
-
-    @server.prompt()
-    def hello(who: str = "world") -> str:
-        return f"hello {who}"
-
-    @server.resource("res://public")
-    def public() -> str:
-        return "public"
-
-    @server.resource("notes://{id}")
-    def note(id: str) -> str:
-        return f"note {id}"
-
-    if not absent:
-
-        @server.tool(tags={"admin"}, meta={SCOPES_KEY: ["admin"]})
-        def delete_user(name: str, region: Region = "eu") -> str:
-            return f"deleted {name} in {region}"
-
-        @server.prompt(tags={"admin"}, meta={SCOPES_KEY: ["admin"]})
-        def admin_prompt() -> str:
-            return "admin"
-
-        @server.resource("res://secret", tags={"admin"}, meta={SCOPES_KEY: ["admin"]})
-        def secret() -> str:
-            return "secret"
-
-        @server.resource("vault://{id}", tags={"admin"}, meta={SCOPES_KEY: ["admin"]})
-        def vault(id: str) -> str:
-            return f"vault {id}"
-
+    server = FastMCP(SERVER_NAME, auth=fast_verifier("http://127.0.0.1:8000", subject=False))
+    kinds = ("tool", "prompt", "resource", "template")
+    admin: Privileged = {
+        kind: {"tags": {"admin"}, "meta": {SCOPES_KEY: ["admin"]}} for kind in kinds
+    }
+    register_catalog(server, None if absent else admin)
     if mode == "protected":
         from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
 

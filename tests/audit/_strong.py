@@ -11,7 +11,7 @@ a second MRTR tool ``archive``, a prompt, a resource, a template, and privileged
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
@@ -20,11 +20,14 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_touchstone.visibility import SCOPES_KEY
 from tests.adapters._servers import (
+    MCP_PRIVILEGED,
     POLICY,
-    PRIVILEGED_META,
-    Region,
+    Privileged,
+    Registrar,
     Verifier,
-    _auth_settings,
+    auth_settings,
+    fast_verifier,
+    register_catalog,
 )
 
 BASE = "http://127.0.0.1:8000"
@@ -41,6 +44,33 @@ def _form() -> Any:
     )
 
 
+def _mrtr_tools(context: type, *names: str) -> Callable[[Registrar], None]:
+    """Registers the MRTR tools ``names`` (``purge``, ``archive``): each asks to confirm, then
+    runs, counting the runs of them all; ``context`` is the SDK's ``Context`` type, which the
+    SDK injects as the handler's ``ctx``."""
+
+    def register(server: Registrar) -> None:
+        runs: list[str] = []
+
+        def tool(name: str) -> Callable[..., Any]:
+            def handler(bucket: str, ctx: Any) -> Any:
+                if not ctx.input_responses:
+                    return types.InputRequiredResult(
+                        input_requests={"confirm": _form()}, request_state=bucket
+                    )
+                runs.append(bucket)
+                return f"{name}d {bucket} run #{len(runs)}"
+
+            handler.__annotations__["ctx"] = context
+            handler.__name__ = handler.__qualname__ = name
+            return handler
+
+        for name in names:
+            server.tool()(tool(name))
+
+    return register
+
+
 def build_mcp(
     *,
     name: str = "touchstone-demo",
@@ -55,61 +85,10 @@ def build_mcp(
     server = MCPServer(
         name,
         token_verifier=Verifier(),
-        auth=_auth_settings(),
+        auth=auth_settings(),
         request_state_security=RequestStateSecurity(keys=[key], ttl=ttl),
     )
-    runs: list[str] = []
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        return a + b
-
-    @server.tool()
-    def purge(bucket: str, ctx: Context) -> Any:
-        if not ctx.input_responses:
-            return types.InputRequiredResult(
-                input_requests={"confirm": _form()}, request_state=bucket
-            )
-        runs.append(bucket)
-        return f"purged {bucket} run #{len(runs)}"
-
-    @server.tool()
-    def archive(bucket: str, ctx: Context) -> Any:
-        if not ctx.input_responses:
-            return types.InputRequiredResult(
-                input_requests={"confirm": _form()}, request_state=bucket
-            )
-        runs.append(bucket)
-        return f"archived {bucket} run #{len(runs)}"
-
-    @server.prompt()
-    def hello(who: str = "world") -> str:
-        return f"hello {who}"
-
-    @server.resource("res://public")
-    def public() -> str:
-        return "public"
-
-    @server.resource("notes://{id}")
-    def note(id: str) -> str:
-        return f"note {id}"
-
-    @server.tool(meta=PRIVILEGED_META)
-    def delete_user(name: str, region: Region = "eu") -> str:
-        return f"deleted {name} in {region}"
-
-    @server.prompt()
-    def admin_prompt() -> str:
-        return "admin"
-
-    @server.resource("res://secret", meta=PRIVILEGED_META)
-    def secret() -> str:
-        return "secret"
-
-    @server.resource("vault://{id}", meta=PRIVILEGED_META)
-    def vault(id: str) -> str:
-        return f"vault {id}"
-
+    register_catalog(server, MCP_PRIVILEGED, tools=_mrtr_tools(Context, "purge", "archive"))
     if mode == "protected":
         from mcp_touchstone.adapters.mcp import protect
         from mcp_touchstone.adapters.replay import ReplayGuard
@@ -124,64 +103,18 @@ def build_fastmcp(*, name: str = "touchstone-demo", key: bytes = b"k" * 32) -> A
     """A FastMCP server hiding its admin tool from alice with component ``auth=require_scopes``
     (FastMCP's own per-caller hiding; the tool keeps its header-bound argument)."""
     from fastmcp import FastMCP
-    from fastmcp.server.auth import TokenVerifier, require_scopes
+    from fastmcp.server.auth import require_scopes
     from mcp.server.request_state import RequestStateSecurity
-
-    from tests.adapters._servers import TOKENS
-
-    class _FastVerifier(TokenVerifier):
-        async def verify_token(self, token: str) -> Any:
-            from fastmcp.server.auth import AccessToken
-
-            scopes = TOKENS.get(token)
-            if scopes is None:
-                return None
-            return AccessToken(token=token, client_id="demo-client", scopes=scopes, subject=token)
 
     server = FastMCP(
         name,
-        auth=_FastVerifier(base_url=BASE),
+        auth=fast_verifier(BASE, subject=True),
         request_state_security=RequestStateSecurity(keys=[key]),
     )
-    runs: list[str] = []
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        return a + b
-
-    @server.tool()
-    def purge(bucket: str, ctx: FastContext) -> Any:
-        if not ctx.input_responses:
-            return types.InputRequiredResult(
-                input_requests={"confirm": _form()}, request_state=bucket
-            )
-        runs.append(bucket)
-        return f"purged {bucket} run #{len(runs)}"
-
-    @server.prompt()
-    def hello(who: str = "world") -> str:
-        return f"hello {who}"
-
-    @server.resource("res://public")
-    def public() -> str:
-        return "public"
-
-    @server.tool(tags={"admin"}, meta={SCOPES_KEY: ["admin"]}, auth=require_scopes("admin"))
-    def delete_user(name: str, region: Region = "eu") -> str:
-        return f"deleted {name} in {region}"
-
-    @server.prompt(auth=require_scopes("admin"))
-    def admin_prompt() -> str:
-        return "admin"
-
-    @server.resource("res://secret", auth=require_scopes("admin"))
-    def secret() -> str:
-        return "secret"
-
-    @server.resource("vault://{id}", auth=require_scopes("admin"))
-    def vault(id: str) -> str:
-        return f"vault {id}"
-
+    kinds = ("tool", "prompt", "resource", "template")
+    privileged: Privileged = {kind: {"auth": require_scopes("admin")} for kind in kinds}
+    privileged["tool"] |= {"tags": {"admin"}, "meta": {SCOPES_KEY: ["admin"]}}
+    register_catalog(server, privileged, notes=False, tools=_mrtr_tools(FastContext, "purge"))
     return server
 
 

@@ -42,3 +42,14 @@ def test_float_text_is_not_idempotent_but_reparses() -> None:
     """Fuzz finding F1: serde_json's default float parse may be one ULP off, so printing a parsed
     float and parsing it again can move its last digit; the fuzz target checks re-parsing only."""
     fuzz_targets.json_from_str(b"2.2109846567023635e-163")
+
+
+def test_payload_float_re_decodes_up_to_serde_jsons_own_re_read() -> None:
+    """Fuzz finding F2 (the same JSON-NUM-3 quirk inside a state payload): a payload holding
+    6.052651223840937e+85 is written 6.0526512238409376e+85 and read back one ULP away, and the
+    target accepts exactly that re-read, no other change."""
+    payload = (
+        b'{"answers":{"a":6.052651223840937e+85},"requested":[],"memos":{},'
+        b'"effects":[],"exp":1,"req":"r"}'
+    )
+    fuzz_targets.mrtr_payload(payload)

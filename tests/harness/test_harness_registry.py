@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
@@ -73,3 +75,76 @@ def test_every_adapter_refuses_bad_input_one_way() -> None:
         ]
         assert path.name == "_input.py" or not own, f"{path.name} defines {own}"
     assert issubclass(BadInputError, ValueError)
+
+
+def _is_type_guard_reader(func: ast.FunctionDef) -> bool:
+    """A reader that only checks one value's JSON type and returns it: ``if not isinstance(v, T):
+    raise ...`` then ``return v``, in at most three statements (an ``v = obj.get(k)`` before)."""
+    body = [s for s in func.body if not isinstance(s, ast.Expr)]  # a docstring is no statement
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Name) or len(body) > 3:
+        return False
+    returned = last.value.id
+    for stmt in body[:-1]:
+        if isinstance(stmt, ast.If) and all(isinstance(s, ast.Raise) for s in stmt.body):
+            checked = {
+                arg.id
+                for neg in ast.walk(stmt.test)
+                if isinstance(neg, ast.UnaryOp) and isinstance(neg.op, ast.Not)
+                for call in [neg.operand]
+                if isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id == "isinstance"
+                for arg in call.args[:1]
+                if isinstance(arg, ast.Name)
+            }
+            if returned in checked:
+                return True
+    return False
+
+
+def test_every_adapter_reads_input_with_the_shared_readers() -> None:
+    """HARNESS-MSG-3: no adapter writes its own object/string/bool/u64 reader; _input has them."""
+    import importlib
+    from pathlib import Path
+
+    folder = Path(importlib.import_module("mcp_touchstone.harness").__file__ or "").parent
+    found = []
+    for path in sorted(folder.glob("_*.py")):
+        if path.name == "_input.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [
+            f"{path.name}:{node.lineno} {node.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef) and _is_type_guard_reader(node)
+        ]
+    assert not found, f"adapters with their own readers (use harness._input's): {found}"
+
+
+def test_the_shared_readers_keep_each_wording() -> None:
+    """HARNESS-MSG-3: the readers name the place in the wording each adapter family has used."""
+    from collections.abc import Callable
+
+    from mcp_touchstone.harness._input import EXPECTED, MUST, BadInputError
+
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: MUST.object(1, "input"), "input must be an object"),
+        (lambda: MUST.field({}, "id", "input"), "input.id is missing"),
+        (lambda: EXPECTED.object([], "input.x"), "input.x: expected an object"),
+        (lambda: EXPECTED.field({}, "id", "input"), "input: missing field `id`"),
+        (lambda: EXPECTED.unsigned(True, "i"), "i: expected a non-negative integer"),
+        (lambda: EXPECTED.unsigned(1 << 64, "i"), "i: expected a non-negative integer"),
+        (
+            lambda: MUST.optional_string(3, "`k`", "a string or null"),
+            "`k` must be a string or null",
+        ),
+        (lambda: MUST.boolean(None, "b"), "b must be a boolean"),
+    ]
+    for read, message in cases:
+        with pytest.raises(BadInputError) as caught:
+            read()
+        assert str(caught.value) == message
+    assert EXPECTED.optional_unsigned(None, "i") is None
+    assert EXPECTED.unsigned((1 << 64) - 1, "i") == (1 << 64) - 1
+    assert MUST.field({"id": None}, "id", "input") is None

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_touchstone import serde_json
+from mcp_touchstone import _json_read
 from mcp_touchstone.serde_json import JSON, JsonError, from_str, to_string
 from tests.strategies.json import values
 
@@ -52,7 +52,7 @@ def _types(value: JSON) -> str:
 
 
 def _full_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(serde_json, "_plain_integers", lambda raw: False)
+    monkeypatch.setattr(_json_read, "_plain_integers", lambda raw: False)
 
 
 @given(_texts())
@@ -92,7 +92,7 @@ def test_fast_path_matches_full_path_on_written_values(value: JSON) -> None:
 )
 def test_plain_integers_table(text: str, plain: bool) -> None:
     """``-0`` or a run of 19 digits anywhere sends a text to the full path; nothing else does."""
-    assert serde_json._plain_integers(text.encode()) is plain
+    assert _json_read._plain_integers(text.encode()) is plain
 
 
 @pytest.mark.parametrize(
@@ -125,4 +125,24 @@ def test_plain_depth_matches_the_regex_depth(body: str, depth: int) -> None:
     text = "[" * depth + body + "]" * depth
     if "\\" in text or text.count('"') % 2:
         return
-    assert serde_json._too_deep_plain(text.encode()) == serde_json._too_deep(text)
+    assert _json_read._too_deep_plain(text.encode()) == _json_read._too_deep(text)
+
+
+def _stdlib_decode(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_json_read, "_decode", lambda decoder, text: decoder.decode(text))
+
+
+@given(
+    st.one_of(_texts(), values().map(to_string)),
+    st.sampled_from(["", " ", "\n", "\t \r"]),
+    st.sampled_from(["", " ", "\n", " x", "1", "{}", "\r\n "]),
+)
+def test_direct_scan_matches_decoder_decode(body: str, lead: str, trail: str) -> None:
+    """Reading the value with the scanner directly gives what ``JSONDecoder.decode`` gives
+    (value, types and error message, str and bytes), whitespace or extra text around it."""
+    text = lead + body + trail
+    direct = (_outcome(text), _outcome(text.encode("utf-8")))
+    with pytest.MonkeyPatch.context() as mp:
+        _stdlib_decode(mp)
+        decoded = (_outcome(text), _outcome(text.encode("utf-8")))
+    assert direct == decoded

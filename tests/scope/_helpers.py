@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from conformance.vectorgen._common import grant as chio_grant
+
 from mcp_touchstone.scope import ChioScope, decode_scope
 from mcp_touchstone.serde_json import JSON
 
@@ -13,14 +15,7 @@ def grant(
     operations: list[JSON] | None = None,
 ) -> dict[str, JSON]:
     """A tool grant in Chio's JSON shape (default: files/read, invoke, unconstrained)."""
-    out: dict[str, JSON] = {
-        "server_id": server,
-        "tool_name": tool,
-        "operations": ["invoke"] if operations is None else operations,
-    }
-    if constraints:
-        out["constraints"] = constraints
-    return out
+    return chio_grant(server, tool, constraints, operations)
 
 
 def con(kind: str, value: JSON) -> dict[str, JSON]:

@@ -5,7 +5,7 @@ probe that makes a hidden component answer with the host's own not-found (ADAPT-
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -19,6 +19,8 @@ from mcp_touchstone.scope import (
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     ANONYMOUS,
+    SCOPES_KEY,
+    TAGS_KEY,
     ComponentKind,
     Identity,
     IdentityClaims,
@@ -27,6 +29,7 @@ from mcp_touchstone.visibility import (
     Visibility,
     VisibilityPolicy,
     VisibleComponent,
+    granted_scopes,
 )
 
 INSUFFICIENT_SCOPE = -32001
@@ -65,15 +68,18 @@ def identity_from_token(token: AccessTokenLike | None) -> IdentityClaims:
     return Identity.bearer(subject, claims)
 
 
+_REVISIONS: dict[str, ProtocolVersion] = {known.value: known for known in ProtocolVersion}
+
+
 def revision(protocol_version: str | None) -> ProtocolVersion:
     """The policy model's revision for a negotiated protocol version (ADAPT-ID-2).
 
     The model speaks 2025-06-18, 2025-11-25 and 2026-07-28; an older handshake revision is
     presented as 2025-06-18, an unknown newer one as 2026-07-28.
     """
-    for known in ProtocolVersion:
-        if known.value == protocol_version:
-            return known
+    known = _REVISIONS.get(protocol_version) if isinstance(protocol_version, str) else None
+    if known is not None:
+        return known
     if protocol_version is not None and protocol_version > ProtocolVersion.V2026_07_28.value:
         return ProtocolVersion.V2026_07_28
     return ProtocolVersion.V2025_06_18
@@ -90,17 +96,61 @@ def shown_to_all(policy: VisibilityPolicy | None, meta: Mapping[str, Any] | None
 
 
 class Caller:
-    """Who is asking, on which revision: the :class:`RequestContext` a policy judges with."""
+    """Who is asking, on which revision: the :class:`RequestContext` a policy judges with.
 
-    __slots__ = ("request",)
+    The caller's granted scopes are read from its identity once, on the first component that
+    declares scopes, and reused for every other component of the request (VIS-ID-2's
+    :func:`~mcp_touchstone.visibility.granted_scopes`; an identity's claims are read once per
+    request, not once per component).
+    """
+
+    __slots__ = ("_granted", "request")
 
     def __init__(self, identity: IdentityClaims, protocol_version: ProtocolVersion) -> None:
         self.request = RequestContext(protocol_version, identity)
+        self._granted: frozenset[str] | None = None
 
     @property
     def identity(self) -> IdentityClaims:
         """The caller's identity."""
         return self.request.identity
+
+    def granted(self) -> frozenset[str]:
+        """The scopes the caller holds (computed on first use, then kept)."""
+        if self._granted is None:
+            self._granted = frozenset(granted_scopes(self.request.identity))
+        return self._granted
+
+    def admits(
+        self, policy: Visibility, meta: Mapping[str, Any], native_tags: Iterable[Any] = ()
+    ) -> bool:
+        """:meth:`Visibility.admits` for this caller, with its granted scopes read once.
+
+        ``native_tags`` are tags the host keeps outside ``_meta`` (FastMCP's), judged as if
+        appended to ``io.turbomcp/tags`` (:func:`~mcp_touchstone.adapters.fastmcp.component_meta`
+        builds that merged ``_meta``; the verdict is the same without building it).  The same
+        verdict as ``policy.admits(meta, self.request)`` on the merged ``_meta`` (a
+        differential test checks it): a hidden tag among the string tags hides; then every
+        string entry of ``io.turbomcp/scopes`` must be granted.
+        """
+        hidden = policy.hidden_tags
+        if hidden:
+            tags = meta.get(TAGS_KEY)
+            if isinstance(tags, list) and any(isinstance(t, str) and t in hidden for t in tags):
+                return False
+            if any(isinstance(t, str) and t in hidden for t in native_tags):
+                return False
+        if policy.declared_scopes:
+            required = meta.get(SCOPES_KEY)
+            if isinstance(required, list):
+                granted: frozenset[str] | None = None
+                for scope in required:
+                    if isinstance(scope, str):
+                        if granted is None:
+                            granted = self.granted()
+                        if scope not in granted:
+                            return False
+        return True
 
     def sees(
         self,
@@ -112,14 +162,14 @@ class Caller:
         """Whether ``policy`` lets this caller see the component (no policy hides nothing).
 
         The built-in :class:`Visibility` reads only the ``_meta`` and the request, so it is
-        asked directly, without building the component (the same verdict, as its
-        ``admits`` documents); any other policy gets the full :class:`VisibleComponent`.
+        asked through :meth:`admits`, without building the component (the same verdict, as
+        its ``admits`` documents); any other policy gets the full :class:`VisibleComponent`.
         """
         if shown_to_all(policy, meta):
             return True
         assert policy is not None
         if type(policy) is Visibility:
-            return policy.admits(meta or _NO_META, self.request)
+            return self.admits(policy, meta or _NO_META)
         return bool(policy(VisibleComponent(kind, ident, meta or _NO_META, self.request)))
 
 
@@ -146,18 +196,25 @@ def decide_grant(
     """Chio's portable matcher on a ``tools/call`` (ADAPT-GRANT-1): granted when at least one
     grant covers the call; otherwise denied, fail closed -- no scope, no covering grant, a
     constraint the portable kernel refuses, or arguments it cannot read."""
-    message = f"insufficient_scope: the caller's capability grants do not authorize tool {tool}"
     if scope is None:
-        return Denied(message, "no capability scope")
+        return _denied(tool, "no capability scope")
     try:
         result = resolve_capability_grants(scope, tool, server_id, arguments)
     except InvalidArgumentsError as exc:
-        return Denied(message, str(exc))
+        return _denied(tool, str(exc))
     if isinstance(result, OutOfScope):
-        return Denied(message, "out of scope")
+        return _denied(tool, "out of scope")
     if isinstance(result, ConstraintError):
-        return Denied(message, result.message)
-    return Granted()
+        return _denied(tool, result.message)
+    return _GRANTED
+
+
+_GRANTED = Granted()
+
+
+def _denied(tool: str, reason: str) -> Denied:
+    message = f"insufficient_scope: the caller's capability grants do not authorize tool {tool}"
+    return Denied(message, reason)
 
 
 def step_up_data(method: str, name: str) -> dict[str, JSON]:

@@ -48,6 +48,7 @@ from mcp_touchstone.visibility import (
     ComponentKind,
     IdentityClaims,
     ProtocolVersion,
+    Visibility,
     VisibilityPolicy,
     match_uri_template,
 )
@@ -89,6 +90,25 @@ def _decode_cursor(cursor: str | None) -> int | None:
     except ValueError:
         return None
     return offset if offset >= 0 and text == str(offset) else None
+
+
+def visible_items(
+    policy: VisibilityPolicy | None, caller: Caller, kind: ComponentKind, items: Any
+) -> list[Any]:
+    """The items of a host list (SDK models with a ``meta``) that ``caller`` may see, in
+    order (ADAPT-VIS-1): the verdict of :meth:`Caller.sees` on each.  Under the built-in
+    policy a component with no ``_meta`` is kept without a call, and the others are judged
+    by :meth:`Caller.admits` (the caller's scopes read once per list)."""
+    if policy is None:
+        return list(items)
+    if type(policy) is Visibility:
+        if not policy.hidden_tags and not policy.declared_scopes:
+            return list(items)
+        admits = caller.admits
+        return [item for item in items if not (meta := item.meta) or admits(policy, meta)]
+    return [
+        item for item in items if caller.sees(policy, kind, _component_id(kind, item), item.meta)
+    ]
 
 
 class _Protection:
@@ -219,15 +239,7 @@ class _Protection:
         return handler
 
     def _visible(self, caller: Caller, kind: ComponentKind, items: Any) -> list[Any]:
-        policy = self.visibility
-        kept = []
-        for item in items:
-            meta = getattr(item, "meta", None)
-            if shown_to_all(policy, meta) or caller.sees(
-                policy, kind, _component_id(kind, item), meta
-            ):
-                kept.append(item)
-        return kept
+        return visible_items(self.visibility, caller, kind, items)
 
     # -- calls ------------------------------------------------------------------------
     async def _not_found(self, ctx: Any, method: str, params: Any, field: str, real: str) -> Any:

@@ -4,16 +4,11 @@ AUDIT-REPLAY-1, AUDIT-ANS-*), and the table of every MRTR probe in the order the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_touchstone.audit import _state
+from mcp_touchstone.audit._probe import Context, ProbeFn, Ready, flow_probe
 from mcp_touchstone.audit._probes import (
-    Context,
-    _f,
-    _na,
-    _need_flow,
-    _retry,
     audience,
     bind_arguments,
     bind_method,
@@ -23,7 +18,7 @@ from mcp_touchstone.audit._probes import (
     principal,
     swap,
 )
-from mcp_touchstone.audit._report import Finding, Outcome, Severity
+from mcp_touchstone.audit._report import Finding, Severity
 
 __all__ = ["PROBES"]
 
@@ -42,179 +37,108 @@ def _expiry(value: Any) -> float | None:
     return None
 
 
-async def lifetime(ctx: Context) -> Finding:
+@flow_probe("AUDIT-TTL-2", "TTL: lifetime of a readable state")
+async def lifetime(run: Ready) -> Finding:
     """AUDIT-TTL-2: a readable state carries an expiry, and not an unreasonably late one."""
-    pid, title = "AUDIT-TTL-2", "TTL: lifetime of a readable state"
-    if (skip := _need_flow(ctx, pid, title)) is not None:
-        return skip
-    assert ctx.flow is not None
-    assert ctx.flow.state is not None
-    value = _state.readable(ctx.flow.state)
+    value = _state.readable(run.state)
     if value is None:
-        return _na(
-            pid, title, "the state is opaque; its lifetime is observable only with --ttl-wait"
-        )
+        return run.probe.na("the state is opaque; its lifetime is observable only with --ttl-wait")
     exp = _expiry(value)
-    ex = ctx.flow.final[2]
+    ex = run.flow.final[2]
     if exp is None:
-        return _f(
-            pid,
-            title,
-            Outcome.FINDING,
-            Severity.MEDIUM,
-            "the readable state carries no expiry",
-            [ex],
-        )
-    left = exp - ctx.clock()
+        return run.probe.finding(Severity.MEDIUM, "the readable state carries no expiry", [ex])
+    left = exp - run.ctx.clock()
     if left > LONG_LIFETIME:
-        return _f(
-            pid,
-            title,
-            Outcome.FINDING,
-            Severity.LOW,
-            f"the state expires in {left:.0f} s (over a day)",
-            [ex],
+        return run.probe.finding(
+            Severity.LOW, f"the state expires in {left:.0f} s (over a day)", [ex]
         )
-    return _f(pid, title, Outcome.PASS, Severity.INFO, f"the state expires in {left:.0f} s")
+    return run.probe.passed(f"the state expires in {left:.0f} s")
 
 
-async def ttl_wait(ctx: Context) -> Finding:
+def _no_ttl_wait(ctx: Context) -> str | None:
+    return "opt in with --ttl-wait SECONDS" if ctx.ttl_wait <= 0 else None
+
+
+@flow_probe("AUDIT-TTL-1", "TTL: state refused after its lifetime", unless=_no_ttl_wait)
+async def ttl_wait(run: Ready) -> Finding:
     """AUDIT-TTL-1: after the bounded ``--ttl-wait``, the state is refused."""
-    pid, title = "AUDIT-TTL-1", "TTL: state refused after its lifetime"
-    if ctx.ttl_wait <= 0:
-        return _na(pid, title, "opt in with --ttl-wait SECONDS")
-    if (skip := _need_flow(ctx, pid, title)) is not None:
-        return skip
-    conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None
-    assert flow is not None
-    assert flow.state is not None
+    ctx = run.ctx
     assert ctx.sleep is not None
     wait = min(ctx.ttl_wait, MAX_TTL_WAIT)
-    exp = _expiry(_state.readable(flow.state))
+    exp = _expiry(_state.readable(run.state))
     if exp is not None and 0 <= exp + 1 - ctx.clock() <= wait:
         wait = exp + 1 - ctx.clock()
     await ctx.sleep(wait)
-    answer, ex = await _retry(conn, flow, f"final retry after waiting {wait:.1f} s")
+    answer, ex = await run.retry(f"final retry after waiting {wait:.1f} s")
     if answer.kind != "complete":
-        return _f(pid, title, Outcome.PASS, Severity.INFO, f"refused after {wait:.1f} s", [ex])
-    return _f(
-        pid,
-        title,
-        Outcome.FINDING,
-        Severity.MEDIUM,
-        f"the state was still accepted {wait:.1f} s later",
-        [ex],
+        return run.probe.passed(f"refused after {wait:.1f} s", [ex])
+    return run.probe.finding(
+        Severity.MEDIUM, f"the state was still accepted {wait:.1f} s later", [ex]
     )
 
 
-async def replay(ctx: Context) -> Finding:
+@flow_probe("AUDIT-REPLAY-1", "final-round replay: the same final retry sent twice", state=False)
+async def replay(run: Ready) -> Finding:
     """AUDIT-REPLAY-1: the final retry sent again is replayed (or refused), never re-run."""
-    pid, title = "AUDIT-REPLAY-1", "final-round replay: the same final retry sent twice"
-    if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
-        return skip
-    conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None
-    assert flow is not None
+    flow = run.flow
     first = flow.final[1]
-    answer, ex = await _retry(conn, flow, "the final retry, sent again", state=bool(flow.state))
+    answer, ex = await run.retry("the final retry, sent again", state=bool(flow.state))
     if answer.kind != "complete":
-        return _f(
-            pid,
-            title,
-            Outcome.PASS,
-            Severity.INFO,
-            "the repeated final retry was refused (single use)",
-            [ex],
-        )
+        return run.probe.passed("the repeated final retry was refused (single use)", [ex])
     if answer.comparable() == first.comparable():
-        return _f(
-            pid,
-            title,
-            Outcome.PASS,
-            Severity.INFO,
+        return run.probe.passed(
             "the repeated final retry got the same result (replayed, or a deterministic tool)",
             [ex],
         )
-    return _f(
-        pid,
-        title,
-        Outcome.FINDING,
+    return run.probe.finding(
         Severity.MEDIUM,
         f"{flow.tool} ran again: the repeated final retry got a different result",
         [flow.final[2], ex],
     )
 
 
-async def unsolicited(ctx: Context) -> Finding:
+@flow_probe("AUDIT-ANS-1", "unsolicited answer in inputResponses", state=False)
+async def unsolicited(run: Ready) -> Finding:
     """AUDIT-ANS-1: an answer to a key the server never asked for."""
-    pid, title = "AUDIT-ANS-1", "unsolicited answer in inputResponses"
-    if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
-        return skip
-    conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None
-    assert flow is not None
+    flow = run.flow
     answers = {**flow.answers, UNSOLICITED: {"action": "accept", "content": {}}}
-    answer, ex = await _retry(
-        conn,
-        flow,
+    answer, ex = await run.retry(
         f"final retry with an extra answer {UNSOLICITED!r}",
         answers=answers,
         state=bool(flow.state),
     )
     if answer.kind != "complete":
-        return _f(
-            pid, title, Outcome.PASS, Severity.INFO, "the unsolicited answer was refused", [ex]
-        )
-    return _f(
-        pid,
-        title,
-        Outcome.FINDING,
-        Severity.INFO,
-        "the server accepted an answer it did not request",
-        [ex],
+        return run.probe.passed("the unsolicited answer was refused", [ex])
+    return run.probe.finding(
+        Severity.INFO, "the server accepted an answer it did not request", [ex]
     )
 
 
-async def settled(ctx: Context) -> Finding:
+@flow_probe("AUDIT-ANS-2", "settled answer re-answered in inputResponses", state=False)
+async def settled(run: Ready) -> Finding:
     """AUDIT-ANS-2: a key settled in an earlier round answered again, differently."""
-    pid, title = "AUDIT-ANS-2", "settled answer re-answered in inputResponses"
-    if (skip := _need_flow(ctx, pid, title, state=False)) is not None:
-        return skip
-    conn, flow = ctx.conn(), ctx.flow
-    assert conn is not None
-    assert flow is not None
+    flow = run.flow
     if len(flow.rounds) < 3:
-        return _na(pid, title, "single-round flow: no answer is settled before the final round")
+        return run.probe.na("single-round flow: no answer is settled before the final round")
     with_state: Any = bool(flow.state)
-    repeat, _ = await _retry(conn, flow, "the final retry, repeated (control)", state=with_state)
+    repeat, _ = await run.retry("the final retry, repeated (control)", state=with_state)
     if repeat.comparable() != flow.final[1].comparable():
-        return _na(pid, title, f"{flow.tool}'s result changes on every run: not attributable")
+        return run.probe.na(f"{flow.tool}'s result changes on every run: not attributable")
     earlier = flow.rounds[1][0].get("inputResponses") or {}
     answers = {**flow.answers, **{k: {"action": "decline"} for k in earlier}}
-    answer, ex = await _retry(
-        conn, flow, "final retry re-answering settled keys", answers=answers, state=with_state
+    answer, ex = await run.retry(
+        "final retry re-answering settled keys", answers=answers, state=with_state
     )
     if answer.kind != "complete" or answer.comparable() == flow.final[1].comparable():
-        return _f(
-            pid,
-            title,
-            Outcome.PASS,
-            Severity.INFO,
-            "re-answered settled keys were refused or ignored",
-            [ex],
-        )
-    return _f(
-        pid,
-        title,
-        Outcome.FINDING,
+        return run.probe.passed("re-answered settled keys were refused or ignored", [ex])
+    return run.probe.finding(
         Severity.MEDIUM,
         f"re-answering the settled key(s) {', '.join(sorted(earlier))} changed the result",
         [flow.final[2], ex],
     )
 
 
-PROBES: dict[str, Callable[[Context], Awaitable[Finding]]] = {
+PROBES: dict[str, ProbeFn] = {
     "AUDIT-INT-1": integrity,
     "AUDIT-INT-2": swap,
     "AUDIT-CONF-1": confidentiality,

@@ -22,7 +22,7 @@ from mcp_touchstone.audit._client import (
 )
 from mcp_touchstone.audit._exist import EXISTENCE, existence
 from mcp_touchstone.audit._flow import Catalog, discover, find_flow
-from mcp_touchstone.audit._probes import Context
+from mcp_touchstone.audit._probe import Context
 from mcp_touchstone.audit._report import Finding, Outcome, Report, Severity, render
 from mcp_touchstone.audit._rounds import PROBES
 

@@ -1,20 +1,26 @@
 """``touchstone drt``: differential random testing of an implementation against the reference.
 
-Hypothesis generates inputs for one operation (:mod:`._strategies`); the reference computes the
-expected output in-process; the implementation answers over harness protocol v1, one case at a
-time on a live subprocess.  On a mismatch Hypothesis shrinks the input *against the live
-implementation* (each shrink step is a new question to it), and the minimal case is written as a
-candidate vector with ``origin: drt-shrunk``, ready to paste into a vector file (CONF-DRT-1).
+Hypothesis generates inputs for one operation (:mod:`._strategies`); the reference harness (a
+subprocess: this package never imports a semantic) computes the expected output and the live
+implementation answers over harness protocol v1, both fed the same batch before either is read.
+The search stops at the first batch with a difference; a second Hypothesis test then shrinks
+that input *against the live implementation* (each shrink step is a new question to it), and
+the minimal case is written as a candidate vector with ``origin: drt-shrunk``, ready to paste
+into a vector file (CONF-DRT-1, CONF-DRT-2).
+
+Length: just over 400 lines: the two live sessions, the search, the shrink and the candidate are
+one run's parts and share its caches; splitting them would only move the closures apart.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
@@ -22,6 +28,9 @@ from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._report import first_difference
 from mcp_touchstone.conformance._runner import ProtocolError, _Lines, default_command
 from mcp_touchstone.serde_json import JSON
+
+if TYPE_CHECKING:  # Hypothesis is imported on use: `drt` without it is one clear error.
+    from mcp_touchstone.conformance._strategies import Drawn
 
 # The rule a candidate vector cites until its author picks the precise one.
 _DEFAULT_RULE = {
@@ -33,8 +42,61 @@ _DEFAULT_RULE = {
 _PREFIX = {"visibility": "vis"}
 
 
-BATCH = 32
-"""Most inputs per Hypothesis example (one write to the implementation)."""
+GROUP = 4
+"""Inputs per list element of the search: Hypothesis's cost is mostly per drawn element, not
+per byte, so each element is one byte string for GROUP inputs."""
+BATCH = 24
+"""Most list elements per Hypothesis example (GROUP inputs each; one write to each side)."""
+BATCH_MIN = 8
+"""Fewest list elements per Hypothesis example: its per-example cost is spread over at least
+this many (its lists average about twice their minimum size)."""
+
+
+def _text(value: JSON) -> str:
+    return serde_json.to_string_ordered(value)
+
+
+def _bytes_of(group: list[Drawn]) -> bytes:
+    return b"".join(d.data for d in group)
+
+
+class _Found(TouchstoneError):  # noqa: N818  # a signal that ends the search, not an error
+    """The search met a difference."""
+
+
+def _one_example(choice: bytes) -> Any:
+    """An example database holding one entry: a single-choice example (the byte string a
+    failing input was decoded from), so the shrink test starts from it.  It is offered as a
+    *secondary* entry (a past non-minimal failure): one from the primary corpus counts as
+    already shrunk, and Hypothesis would replay it without shrinking."""
+    from hypothesis.database import ExampleDatabase, choices_to_bytes
+
+    entry = choices_to_bytes((choice,))
+
+    class OneExample(ExampleDatabase):
+        def save(self, key: bytes, value: bytes) -> None:
+            """Nothing is kept: the shrink's intermediate examples need no storing."""
+
+        def fetch(self, key: bytes) -> Iterable[bytes]:
+            """The one entry, under the secondary key."""
+            return [entry] if key.endswith(b".secondary") else []
+
+        def delete(self, key: bytes, value: bytes) -> None:
+            """Nothing to delete."""
+
+    return OneExample()
+
+
+def _output(line: bytes, seq: int) -> JSON:
+    """The output an answer line carries for ``seq`` (an ``errored``/``skipped`` answer, or one
+    for another seq, stands in as a non-output that never matches an output)."""
+    try:
+        answer = serde_json.from_str(line.rstrip(b"\n"))
+    except serde_json.JsonError as exc:
+        answer = {"errored": True, "message": f"answer is not JSON: {exc}"}
+    if isinstance(answer, dict) and "output" in answer and answer.get("seq") == seq:
+        return answer["output"]
+    return {"<not an output>": answer}
 
 
 class DrtError(TouchstoneError, RuntimeError):
@@ -86,37 +148,42 @@ class _Session:
             ) from None
         return b"" if line is None else line + b"\n"
 
-    def run_batch(self, operation: str, values: Sequence[JSON]) -> list[JSON]:
-        """The implementation's outputs for a batch of cases, written in one go and read in
-        order (an ``errored``/``skipped`` answer stands in as a non-output that never matches)."""
+    def send(self, operation: str, texts: Sequence[str]) -> int:
+        """Write a ``run`` line per input (given as its JSON text) in one go, so the
+        implementation answers while the caller does something else; the first seq written."""
         assert self.proc.stdin is not None
-        assert self.proc.stdout is not None
         first = self.seq + 1
+        head = b'{"cmd":"run","seq":'
+        case = b',"case":{"operation":' + serde_json.to_string(operation).encode() + b',"input":'
         lines = []
-        for value in values:
+        for text in texts:
             self.seq += 1
-            case: dict[str, JSON] = {"operation": operation, "input": value}
-            request: dict[str, JSON] = {"cmd": "run", "seq": self.seq, "case": case}
-            lines.append(serde_json.to_string_ordered(request).encode() + b"\n")
+            # The input goes out unchanged, key order included (VEC-CASE-1).
+            lines.append(b"%s%d%s%s}}\n" % (head, self.seq, case, text.encode()))
         try:
             self.proc.stdin.write(b"".join(lines))
             self.proc.stdin.flush()
-            answers = [self._line() for _ in values]
         except OSError as exc:
             raise DrtError(f"the implementation stopped: {exc}") from None
-        outputs: list[JSON] = []
-        for seq, line in enumerate(answers, first):
+        return first
+
+    def receive(self, count: int) -> list[bytes]:
+        """The next ``count`` answer lines, unparsed (see :func:`_output`)."""
+        lines: list[bytes] = []
+        for _ in range(count):
+            try:
+                line = self._line()
+            except OSError as exc:
+                raise DrtError(f"the implementation stopped: {exc}") from None
             if not line:
                 raise DrtError("the implementation exited")
-            try:
-                answer = serde_json.from_str(line.rstrip(b"\n"))
-            except serde_json.JsonError as exc:
-                answer = {"errored": True, "message": f"answer is not JSON: {exc}"}
-            if isinstance(answer, dict) and "output" in answer and answer.get("seq") == seq:
-                outputs.append(answer["output"])
-            else:
-                outputs.append({"<not an output>": answer})
-        return outputs
+            lines.append(line)
+        return lines
+
+    def run_batch(self, operation: str, values: Sequence[JSON]) -> list[JSON]:
+        """The implementation's outputs for a batch of cases, written in one go, read in order."""
+        first = self.send(operation, [_text(v) for v in values])
+        return [_output(line, seq) for seq, line in enumerate(self.receive(len(values)), first)]
 
     def close(self) -> None:
         """Send ``stop`` and reap the process (killed if it lingers)."""
@@ -229,86 +296,142 @@ def run_drt(
     examples: int = 1000,
     seed: int | None = None,
     timeout: float = 30.0,
+    leave_out: frozenset[str] = frozenset(),
 ) -> DrtResult:
-    """Search ``examples`` inputs of ``operation`` for a difference; shrink the first found."""
+    """Search ``examples`` inputs of ``operation`` for a difference; shrink the first found.
+    ``leave_out``: vector ids (the implementation's baseline) kept out of the corpus."""
     try:
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hypothesis_seed
         from hypothesis import strategies as st
+        from hypothesis.database import choices_to_bytes  # noqa: F401  # 6.124+, for the shrink
     except ImportError:  # pragma: no cover - hypothesis ships with the drt extra
         raise DrtError(
-            "touchstone drt needs Hypothesis: pip install 'mcp-touchstone[drt]'"
+            "touchstone drt needs Hypothesis 6.124 or later: pip install 'mcp-touchstone[drt]'"
         ) from None
-    from mcp_touchstone.conformance._strategies import STRATEGIES
+    from mcp_touchstone.conformance import _strategies
 
-    if operation not in STRATEGIES:
-        raise DrtError(f"no input strategy for {operation} (have: {', '.join(sorted(STRATEGIES))})")
+    have = _strategies.operations()
+    if operation not in have:
+        raise DrtError(f"no input strategy for {operation} (have: {', '.join(have)})")
+    try:
+        strategy = _strategies.drawn(operation, leave_out)
+        groups = _strategies.drawn(operation, leave_out, GROUP)
+    except ValueError as exc:
+        raise DrtError(str(exc)) from None
     # The reference answers over the wire too, as its own subprocess: the conformance tooling
-    # never imports a semantic (tests/test_layering.py).
+    # never imports a semantic (tests/test_layering.py).  It runs beside the implementation:
+    # both get a batch before either is read.
     reference = _Session(default_command(), timeout)
-    session = _Session(command, timeout)
+    try:
+        session = _Session(command, timeout)
+    except BaseException:
+        reference.close()
+        raise
     result = DrtResult(operation)
     for who, s in (("the implementation", session), ("the reference", reference)):
         if s.operations is not None and operation not in s.operations:
             session.close()
             reference.close()
             raise DrtError(f"{who} does not announce {operation}")
-    state: dict[str, Any] = {"first_failure": None, "last": None}
-    # Answers by input text: a shrink step changes one input of a batch, so only that one is
-    # asked again; the reference's answers are cached the same way.
-    answers: dict[str, tuple[JSON, JSON]] = {}
+    state: dict[str, Any] = {"first_failure": None, "last": None, "bytes": None}
+    # Answer lines (and whether they differ) by input text: a shrink step changes one input of
+    # a batch, so only that one is asked again.
+    answers: dict[str, tuple[tuple[bytes, int, bytes, int], bool]] = {}
 
-    def check(values: list[JSON]) -> None:
-        keys = [serde_json.to_string_ordered(v) for v in values]
-        fresh = [
-            (k, v) for k, v in dict(zip(keys, values, strict=True)).items() if k not in answers
+    def ask_both(texts: Sequence[str]) -> list[tuple[bytes, int, bytes, int]]:
+        """Both sides' answer lines (and the seqs they answer) for inputs given as text: both
+        get the whole batch before either is read, so the two run side by side."""
+        first_impl = session.send(operation, texts)
+        first_ref = reference.send(operation, texts)
+        got = session.receive(len(texts))
+        want = reference.receive(len(texts))
+        return [
+            (w, first_ref + i, g, first_impl + i)
+            for i, (w, g) in enumerate(zip(want, got, strict=True))
         ]
+
+    def differs(line: tuple[bytes, int, bytes, int]) -> bool:
+        want, want_seq, got, got_seq = line
+        # The same bytes for the same seq are the same answer: only a differing line is parsed.
+        if want == got and want_seq == got_seq:
+            return False
+        return not outputs_match(operation, _output(want, want_seq), _output(got, got_seq))
+
+    def ask_fresh(drawn: Sequence[Drawn]) -> None:
+        fresh = {d.text: None for d in drawn if d.text not in answers}
         if state["first_failure"] is None:
             result.cases += len(fresh)
         else:
             result.shrink_cases += len(fresh)
         if fresh:
-            asked = [v for _, v in fresh]
-            outputs = session.run_batch(operation, asked)
-            wanted = reference.run_batch(operation, asked)
-            for (key, _value), want, got in zip(fresh, wanted, outputs, strict=True):
-                answers[key] = (want, got)
-        failing = [
-            (len(key), value, *answers[key])
-            for key, value in zip(keys, values, strict=True)
-            if not outputs_match(operation, *answers[key])
-        ]
+            for text, line in zip(fresh, ask_both(list(fresh)), strict=True):
+                answers[text] = (line, differs(line))
+
+    def found(d: Drawn) -> None:
+        want, want_seq, got, got_seq = answers[d.text][0]
+        state["last"] = (d.value, _output(want, want_seq), _output(got, got_seq))
+        state["bytes"] = d.data
+
+    def search(groups: list[list[Drawn]]) -> None:
+        drawn = [d for group in groups for d in group]
+        ask_fresh(drawn)
+        failing = [d for d in drawn if answers[d.text][1]]
         if failing:
-            if state["first_failure"] is None:
-                state["first_failure"] = time.perf_counter()
-            _, value, expected, got = min(failing, key=lambda f: f[0])
-            state["last"] = (value, expected, got)
+            state["first_failure"] = time.perf_counter()
+            found(min(failing, key=lambda d: len(d.text)))
+            raise _Found
+
+    def one(d: Drawn) -> None:
+        ask_fresh([d])
+        if answers[d.text][1]:
+            found(d)
             raise AssertionError("differs")
 
     def ask(value: JSON) -> tuple[JSON, JSON]:
-        return reference.run_batch(operation, [value])[0], session.run_batch(operation, [value])[0]
+        want, want_seq, got, got_seq = ask_both([_text(value)])[0]
+        return _output(want, want_seq), _output(got, got_seq)
 
-    # Each Hypothesis example is a batch of up to BATCH inputs sent in one write, so the round
-    # trip to the implementation is paid per batch; shrinking first deletes the passing inputs
-    # (min_size=1), then minimizes the one left, asking only about inputs not seen before.
-    batch = min(BATCH, examples)
-    mean = min(6, batch)  # Hypothesis draws lists of about 6 on average for min_size=1.
-    test = settings(
-        max_examples=max(1, examples // mean),
-        deadline=None,
+    # The search: each Hypothesis example is a batch of BATCH_MIN to BATCH distinct byte
+    # strings, GROUP inputs each, sent in one write to each side, so the round trip and
+    # Hypothesis's own per-example cost are paid per batch.  It stops at the first batch with a
+    # difference.
+    batch = max(1, min(BATCH, examples // GROUP))
+    low = min(BATCH_MIN, batch)
+    mean = GROUP * min(max(2 * low, low + 5), (low + batch) // 2)  # Hypothesis's mean list size
+    common: dict[str, Any] = {
+        "deadline": None,
+        "derandomize": seed is None,
+        "suppress_health_check": list(HealthCheck),
+        "report_multiple_bugs": False,
+    }
+    searching = settings(
+        max_examples=max(1, -(-examples // mean)),
         database=None,
-        derandomize=seed is None,
-        phases=[Phase.generate, Phase.shrink],
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-    )(given(st.lists(STRATEGIES[operation](), min_size=1, max_size=batch))(check))
+        phases=[Phase.generate],
+        **common,
+    )(given(st.lists(groups, min_size=low, max_size=batch, unique_by=_bytes_of))(search))
     if seed is not None:
-        test = hypothesis_seed(seed)(test)
+        searching = hypothesis_seed(seed)(searching)
     started = time.perf_counter()
     try:
-        test()
-    except AssertionError:
-        pass
+        with contextlib.suppress(_Found):
+            searching()
+        if state["bytes"] is not None:
+            # The shrink: a second Hypothesis test over one input, whose database holds only
+            # the failing input's choice (one byte string), replayed and shrunk by Hypothesis
+            # against the live implementation; each step asks only inputs not seen before.
+            # Hypothesis refuses a database on a derandomized test, and its seed decorator drops
+            # the database, so the shrink is seeded first (the run's seed, else 0: as
+            # reproducible) and given its settings, database included, after.
+            shrinking = settings(
+                max_examples=1,
+                database=_one_example(state["bytes"]),
+                phases=[Phase.reuse, Phase.shrink],
+                **{**common, "derandomize": False},
+            )(hypothesis_seed(0 if seed is None else seed)(given(strategy)(one)))
+            with contextlib.suppress(AssertionError):
+                shrinking()
     except ProtocolError as exc:
         session.close()
         reference.close()

@@ -7,6 +7,7 @@ check its serde_json re-serialization, on which ``MaxArgsSize`` and the MRTR bin
 from __future__ import annotations
 
 from mcp_touchstone import serde_json
+from mcp_touchstone.harness._input import invalid_input
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.serde_json import JSON
 
@@ -20,7 +21,7 @@ def json_to_string(raw: JSON) -> dict[str, JSON]:
     or ``{"error": {"kind": "invalid_json", "message": ...}}`` (HARNESS-JSON-1)."""
     text = raw.get("text") if isinstance(raw, dict) else None
     if not isinstance(text, str):
-        return {"error": {"kind": "invalid_input", "message": 'input must be {"text": string}'}}
+        return invalid_input('input must be {"text": string}')
     try:
         value = serde_json.from_str(text)
     except serde_json.JsonError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone._serde import U64_MAX
+from mcp_touchstone.harness._input import MUST, valid_json
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._operation import HarnessOperation
@@ -23,40 +23,25 @@ from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, verify
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 
 
 def _object(raw: JSON) -> dict[str, JSON]:
-    try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        raise _BadInputError(str(exc)) from None
-    if not isinstance(raw, dict):
-        raise _BadInputError("input must be a JSON object")
-    return raw
+    return MUST.object(valid_json(raw), "input", "a JSON object")
 
 
 def _str(obj: dict[str, JSON], key: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise _BadInputError(f"`{key}` must be a string")
-    return value
+    return MUST.string(obj.get(key), f"`{key}`")
 
 
 def _opt_str(obj: dict[str, JSON], key: str) -> str | None:
-    value = obj.get(key)
-    if value is not None and not isinstance(value, str):
-        raise _BadInputError(f"`{key}` must be a string or null")
-    return value
+    return MUST.optional_string(obj.get(key), f"`{key}`", "a string or null")
 
 
 def _uint(obj: dict[str, JSON], key: str) -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= U64_MAX:
-        raise _BadInputError(f"`{key}` must be a non-negative integer")
-    return value
+    return MUST.unsigned(obj.get(key), f"`{key}`")
 
 
 def _hex(obj: dict[str, JSON], key: str) -> bytes:

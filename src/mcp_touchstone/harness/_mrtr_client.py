@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_touchstone.harness._input import MUST, valid_json
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr._client import (
@@ -19,7 +20,7 @@ from mcp_touchstone.mrtr._client import (
 )
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
 from mcp_touchstone.mrtr._requests import InputRequest
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]
 
@@ -44,16 +45,11 @@ def _is_int(value: JSON) -> bool:
 
 
 def _obj(value: JSON, where: str) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise _BadInputError(f"`{where}` must be an object")
-    return value
+    return MUST.object(value, f"`{where}`")
 
 
 def _bool(obj: dict[str, JSON], key: str) -> bool:
-    value = obj.get(key, False)
-    if not isinstance(value, bool):
-        raise _BadInputError(f"`client.{key}` must be a boolean")
-    return value
+    return MUST.boolean(obj.get(key, False), f"`client.{key}`")
 
 
 def _error(value: JSON, where: str, *, neva_codes_only: bool) -> RpcError:
@@ -246,11 +242,7 @@ def mrtr_client(raw: JSON) -> dict[str, JSON]:
     """``mrtr.client``: every write the client made and the call's outcome
     (HARNESS-MRTR-CLIENT-1..3)."""
     try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        return _invalid(str(exc))
-    try:
-        obj = _obj(raw, "input")
+        obj = _obj(valid_json(raw), "input")
         if ("request" in obj) == ("batch" in obj):
             raise _BadInputError("exactly one of `request` and `batch` is required")
         options = _options(obj.get("client"))

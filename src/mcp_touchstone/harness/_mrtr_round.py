@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.harness._input import MUST, valid_json
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr._context import Context
@@ -23,7 +24,7 @@ from mcp_touchstone.mrtr._errors import RpcError
 from mcp_touchstone.mrtr._requests import InputKind, InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_round"]
 
@@ -32,7 +33,6 @@ _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _UUID_BODY = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 _UUID = re.compile(rf"(?:urn:uuid:)?{_UUID_BODY}|\{{{_UUID_BODY}\}}", re.IGNORECASE)
 """The spellings the ``uuid`` crate parses (hyphenated, simple, braced, URN)."""
-_U64_MAX = (1 << 64) - 1
 _I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
 _CAPABILITY_NAMES = ("elicitation", "sampling", "roots")
@@ -40,32 +40,21 @@ _METHODS = {kind.value: kind for kind in InputKind}
 
 
 def _obj(value: JSON, where: str) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise _BadInputError(f"`{where}` must be an object")
-    return value
+    return MUST.object(value, f"`{where}`")
 
 
 def _str(obj: dict[str, JSON], key: str, where: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise _BadInputError(f"`{where}.{key}` must be a string")
-    return value
+    return MUST.string(obj.get(key), f"`{where}.{key}`")
 
 
 def _uint(obj: dict[str, JSON], key: str, where: str, default: int | None = None) -> int:
     if key not in obj and default is not None:
         return default
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _U64_MAX:
-        raise _BadInputError(f"`{where}.{key}` must be a non-negative integer")
-    return value
+    return MUST.unsigned(obj.get(key), f"`{where}.{key}`")
 
 
 def _opt_str(obj: dict[str, JSON], key: str, where: str) -> str | None:
-    value = obj.get(key)
-    if value is not None and not isinstance(value, str):
-        raise _BadInputError(f"`{where}.{key}` must be a string or null")
-    return value
+    return MUST.optional_string(obj.get(key), f"`{where}.{key}`", "a string or null")
 
 
 def _error_value(value: JSON, where: str) -> RpcError:
@@ -295,11 +284,7 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
 def mrtr_round(raw: JSON) -> dict[str, JSON]:
     """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
     try:
-        validate(raw, where="input")
-    except JsonError as exc:
-        return _invalid(str(exc))
-    try:
-        obj = _obj(raw, "input")
+        obj = _obj(valid_json(raw), "input")
         request = _request(obj.get("request"))
         config, now, nonce, principal = _server(obj.get("server"))
         store = _store(obj.get("store", []))

@@ -58,13 +58,30 @@ class _LazyOperations(Mapping[str, HarnessOperation]):
 
     def __init__(self) -> None:
         self._loaded: dict[str, Mapping[str, HarnessOperation]] = {}
+        self._found: dict[str, HarnessOperation] = {}
+        """Operations already looked up, by name: the line server asks once per case."""
 
     def __getitem__(self, name: str) -> HarnessOperation:
+        found = self._found.get(name)
+        if found is not None:
+            return found
         module = _ADAPTERS[name]
         ops = self._loaded.get(module)
         if ops is None:
             ops = self._loaded[module] = _load(module)
-        return ops[name]
+        found = self._found[name] = ops[name]
+        return found
+
+    def get(  # type: ignore[override]  # Mapping.get's overloads, as one signature
+        self, name: str, default: HarnessOperation | None = None
+    ) -> HarnessOperation | None:
+        """As ``Mapping.get``, without its ``try``/``__getitem__`` detour for a known name."""
+        found = self._found.get(name)
+        if found is not None:
+            return found
+        if name not in _ADAPTERS:
+            return default
+        return self[name]
 
     def __iter__(self) -> Iterator[str]:
         return iter(_ADAPTERS)

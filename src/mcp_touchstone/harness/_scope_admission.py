@@ -9,6 +9,7 @@ The operations are total.
 
 from __future__ import annotations
 
+from mcp_touchstone.harness._input import EXPECTED
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.scope._admission import (
@@ -44,45 +45,10 @@ from mcp_touchstone.scope._matcher import ConstraintError, InvalidArgumentsError
 from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
 
-_U64_MAX = (1 << 64) - 1
-
-
-def _object(value: JSON, where: str) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise _BadInputError(f"{where}: expected an object")
-    return value
-
-
-def _field(obj: dict[str, JSON], key: str, where: str) -> JSON:
-    if key not in obj:
-        raise _BadInputError(f"{where}: missing field `{key}`")
-    return obj[key]
-
-
-def _str(value: JSON, where: str) -> str:
-    if not isinstance(value, str):
-        raise _BadInputError(f"{where}: expected a string")
-    return value
-
-
-def _opt_str(value: JSON, where: str) -> str | None:
-    return None if value is None else _str(value, where)
-
-
-def _bool(value: JSON, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _BadInputError(f"{where}: expected a boolean")
-    return value
-
-
-def _unsigned(value: JSON, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _U64_MAX:
-        raise _BadInputError(f"{where}: expected a non-negative integer")
-    return value
-
-
-def _opt_unsigned(value: JSON, where: str) -> int | None:
-    return None if value is None else _unsigned(value, where)
+_read = EXPECTED
+"""The scope adapters' wording of the harness's one set of readers (``._input``)."""
+_object, _field, _str, _opt_str = _read.object, _read.field, _read.string, _read.optional_string
+_bool, _unsigned, _opt_unsigned = _read.boolean, _read.unsigned, _read.optional_unsigned
 
 
 def _scope(raw: dict[str, JSON]) -> ChioScope:

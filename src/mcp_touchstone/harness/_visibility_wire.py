@@ -1,13 +1,14 @@
 """Hand-written boundary decoders for the visibility harness inputs (VIS-HARN-*).
 
-Each decoder takes a raw JSON value and returns a core value or raises :class:`InputError`
-naming the offending place; the harness turns that into an ``invalid_input`` output.
+Each decoder takes a raw JSON value and returns a core value or raises
+:class:`~mcp_touchstone.harness._input.BadInputError` naming the offending place; the harness
+turns that into an ``invalid_input`` output.
 """
 
 from __future__ import annotations
 
 from mcp_touchstone._serde import I64_MAX, I64_MIN
-from mcp_touchstone.harness._input import BadInputError
+from mcp_touchstone.harness._input import MUST, BadInputError
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._dispatch import (
     JSONRPC_VERSION,
@@ -23,29 +24,9 @@ from mcp_touchstone.visibility._dispatch import (
 from mcp_touchstone.visibility._identity import IDENTITY_KEY, Identity, identity_from_meta
 from mcp_touchstone.visibility._policy import ComponentKind, ProtocolVersion, Visibility
 
-InputError = BadInputError
-"""The harness's one bad-input error (:mod:`._input`), under the name these decoders use."""
-
-
-def require_object(value: JSON, where: str) -> dict[str, JSON]:
-    """``value`` when it is an object; otherwise an :class:`InputError` naming ``where``."""
-    if not isinstance(value, dict):
-        raise InputError(f"{where} must be an object")
-    return value
-
-
-def require_field(obj: dict[str, JSON], key: str, where: str) -> JSON:
-    """``obj[key]``; an :class:`InputError` naming ``where.key`` when it is missing."""
-    if key not in obj:
-        raise InputError(f"{where}.{key} is missing")
-    return obj[key]
-
-
-def require_string(value: JSON, where: str) -> str:
-    """``value`` when it is a string; otherwise an :class:`InputError` naming ``where``."""
-    if not isinstance(value, str):
-        raise InputError(f"{where} must be a string")
-    return value
+_read = MUST
+"""The visibility adapters' wording of the harness's one set of readers (``._input``)."""
+require_object, require_field, require_string = _read.object, _read.field, _read.string
 
 
 def decode_identity(value: JSON) -> Identity:
@@ -60,10 +41,10 @@ def decode_policy(value: JSON, where: str = "input.policy") -> Visibility:
     obj = require_object(value, where)
     tags = require_field(obj, "hidden_tags", where)
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise InputError(f"{where}.hidden_tags must be an array of strings")
-    flag = require_field(obj, "requiring_declared_scopes", where)
-    if not isinstance(flag, bool):
-        raise InputError(f"{where}.requiring_declared_scopes must be a boolean")
+        raise BadInputError(f"{where}.hidden_tags must be an array of strings")
+    flag = _read.boolean(
+        require_field(obj, "requiring_declared_scopes", where), f"{where}.requiring_declared_scopes"
+    )
     policy = Visibility().hiding_tagged(t for t in tags if isinstance(t, str))
     return policy.requiring_declared_scopes() if flag else policy
 
@@ -74,7 +55,7 @@ def decode_kind(value: JSON, where: str) -> ComponentKind:
     for kind in ComponentKind:
         if value == kind.value:
             return kind
-    raise InputError(f"{where} must be one of tool, resource, resource_template, prompt")
+    raise BadInputError(f"{where} must be one of tool, resource, resource_template, prompt")
 
 
 def decode_meta(obj: dict[str, JSON], key: str, where: str) -> dict[str, JSON]:
@@ -89,7 +70,7 @@ def decode_version(value: JSON) -> ProtocolVersion:
     for version in ProtocolVersion:
         if value == version.value:
             return version
-    raise InputError("input.protocol_version must be 2025-06-18, 2025-11-25 or 2026-07-28")
+    raise BadInputError("input.protocol_version must be 2025-06-18, 2025-11-25 or 2026-07-28")
 
 
 _CATALOG_KEYS: tuple[tuple[str, str, str], ...] = (
@@ -102,7 +83,7 @@ _CATALOG_KEYS: tuple[tuple[str, str, str], ...] = (
 
 def _listing(value: JSON, id_key: str, where: str) -> Listing:
     if not isinstance(value, list):
-        raise InputError(f"{where} must be an array")
+        raise BadInputError(f"{where} must be an array")
     entries: list[Entry] = []
     for index, item in enumerate(value):
         here = f"{where}[{index}]"
@@ -143,9 +124,9 @@ def decode_request(value: JSON, version: ProtocolVersion) -> Request:
     obj = require_object(value, "input.request")
     ident = require_field(obj, "id", "input.request")
     if isinstance(ident, bool) or not isinstance(ident, int | str):
-        raise InputError("input.request.id must be an integer or a string")
+        raise BadInputError("input.request.id must be an integer or a string")
     if isinstance(ident, int) and not I64_MIN <= ident <= I64_MAX:
-        raise InputError("input.request.id is out of the i64 range")
+        raise BadInputError("input.request.id is out of the i64 range")
     method = require_string(require_field(obj, "method", "input.request"), "input.request.method")
     jsonrpc = JSONRPC_VERSION
     if "jsonrpc" in obj:
@@ -157,16 +138,16 @@ def decode_request(value: JSON, version: ProtocolVersion) -> Request:
     if params is None:
         return Request(ident, method, {})
     if not isinstance(params, dict):
-        raise InputError(
+        raise BadInputError(
             "input.request.params must be an object or absent: turbomcp cannot route a request "
             "whose params cannot carry _meta"
         )
     meta = params.get("_meta")
     if "_meta" in params and not isinstance(meta, dict):
-        raise InputError("input.request.params._meta must be an object when present")
+        raise BadInputError("input.request.params._meta must be an object when present")
     claimed = meta.get(PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
     if isinstance(claimed, str) and claimed != version.value:
-        raise InputError(
+        raise BadInputError(
             "input.request.params._meta names a protocol version other than protocol_version"
         )
     return Request(ident, method, params)

@@ -19,11 +19,11 @@ domains, allowlists) share its caches; the Rust string semantics it used live in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._rust import ascii_lower, rust_trim
+from mcp_touchstone.scope._record import record
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -70,7 +70,7 @@ def looks_like_path(value: str) -> bool:
     return "://" not in value and ("/" in value or "\\" in value)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NormalizedPath:
     """A lexically normalized path: absolute flag and segments."""
 
@@ -184,7 +184,7 @@ def wildcard_matches(pattern: str, candidate: str) -> bool:
 # --------------------------------------------------------------------------- the walk
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AllowlistObservation:
     """What the strict allowlist walk saw: any relevant key, any invalid value, the strings."""
 
@@ -202,12 +202,13 @@ class AllowlistObservation:
 
 
 class _Observer:
-    __slots__ = ("invalid", "saw", "values")
+    __slots__ = ("frozen", "invalid", "saw", "values")
 
     def __init__(self) -> None:
         self.saw = False
         self.invalid = False
         self.values: list[str] = []
+        self.frozen: AllowlistObservation | None = None
 
     def observe(self, value: JSON) -> None:
         self.saw = True
@@ -217,6 +218,19 @@ class _Observer:
 
     def freeze(self) -> AllowlistObservation:
         return AllowlistObservation(self.saw, self.invalid, frozenset(self.values))
+
+
+_NOTHING_OBSERVED: Final = AllowlistObservation(False, False, frozenset())
+"""The observation of a walk that met no relevant key."""
+
+
+def _observed(observer: _Observer | None) -> AllowlistObservation:
+    """The frozen observation of one allowlist's walk (frozen once, on first use)."""
+    if observer is None:
+        return _NOTHING_OBSERVED
+    if observer.frozen is None:
+        observer.frozen = observer.freeze()
+    return observer.frozen
 
 
 def _collect_strict(value: JSON, out: list[str]) -> bool:
@@ -236,8 +250,8 @@ class _Walk:
         self.leaves: list[tuple[str | None, str]] = []
         self.path_keyed: list[bool] = []
         self.entries: set[tuple[str, str]] = set()
-        self.audience = _Observer()
-        self.memory = _Observer()
+        self.audience: _Observer | None = None  # created at the first relevant key
+        self.memory: _Observer | None = None
 
     def visit(
         self,
@@ -255,9 +269,13 @@ class _Walk:
                 lowered = ascii_lower(entry_key)
                 audience_here, memory_here = audience_live, memory_live
                 if audience_live and lowered in AUDIENCE_KEYS:
+                    if self.audience is None:
+                        self.audience = _Observer()
                     self.audience.observe(item)
                     audience_here = False
                 if memory_live and lowered in MEMORY_STORE_KEYS:
+                    if self.memory is None:
+                        self.memory = _Observer()
                     self.memory.observe(item)
                     memory_here = False
                 item_path_key = "path" in lowered or lowered in PATH_KEYS
@@ -300,26 +318,23 @@ class ArgumentFacts:
     )
 
     def __init__(self, arguments: JSON) -> None:
+        # Only what every resolution needs; the rest is set by the walk or on first use.
         self._arguments = arguments
         self._leaves: list[tuple[str | None, str]] | None = None
-        self._path_keyed: list[bool] = []
-        self._entries: set[tuple[str, str]] = set()
-        self._audience = AllowlistObservation(False, False, frozenset())
-        self._memory = AllowlistObservation(False, False, frozenset())
         self._paths: tuple[_Lexical | None, ...] | None = None
         self._domains: tuple[str, ...] | None = None
         self._size: int | None = None
         self._longest: int | None = None
-        self._path_verdicts: dict[str, bool] = {}
-        self._domain_verdicts: dict[tuple[bool, str], bool] = {}
+        self._path_verdicts: dict[str, bool] | None = None
+        self._domain_verdicts: dict[tuple[bool, str], bool] | None = None
 
     def _walk(self) -> list[tuple[str | None, str]]:
         if self._leaves is None:
             walk = _Walk()
             walk.visit(self._arguments, None, False, True, True)
             self._entries = walk.entries
-            self._audience = walk.audience.freeze()
-            self._memory = walk.memory.freeze()
+            self._audience = walk.audience
+            self._memory = walk.memory
             self._path_keyed = walk.path_keyed
             self._leaves = walk.leaves
         return self._leaves
@@ -368,6 +383,8 @@ class ArgumentFacts:
     def path_prefix(self, prefix: str) -> bool:
         """``PathPrefix``: at least one candidate, all under ``prefix`` (SCOPE-PATH-5).
         The verdict is kept per prefix for the rest of the resolution."""
+        if self._path_verdicts is None:
+            self._path_verdicts = {}
         verdict = self._path_verdicts.get(prefix)
         if verdict is None:
             candidates = self.path_candidates
@@ -380,6 +397,8 @@ class ArgumentFacts:
 
     def domain_exact(self, expected: str) -> bool:
         """``DomainExact``: at least one candidate, all equal (SCOPE-DOM-3)."""
+        if self._domain_verdicts is None:
+            self._domain_verdicts = {}
         verdict = self._domain_verdicts.get((True, expected))
         if verdict is None:
             domains = self.domain_candidates
@@ -390,6 +409,8 @@ class ArgumentFacts:
 
     def domain_glob(self, pattern: str) -> bool:
         """``DomainGlob``: at least one candidate, all match the glob (SCOPE-DOM-4)."""
+        if self._domain_verdicts is None:
+            self._domain_verdicts = {}
         verdict = self._domain_verdicts.get((False, pattern))
         if verdict is None:
             domains = self.domain_candidates
@@ -425,9 +446,9 @@ class ArgumentFacts:
     def audience_allowlist(self, allowed: tuple[str, ...]) -> bool:
         """``AudienceAllowlist`` under the strict collector (SCOPE-ALLOW-1..3)."""
         self._walk()
-        return self._audience.admits(allowed)
+        return _observed(self._audience).admits(allowed)
 
     def memory_store_allowlist(self, allowed: tuple[str, ...]) -> bool:
         """``MemoryStoreAllowlist`` under the strict collector (SCOPE-ALLOW-1..3)."""
         self._walk()
-        return self._memory.admits(allowed)
+        return _observed(self._memory).admits(allowed)

@@ -7,25 +7,32 @@ adjacently tagged enums whose ``type``/``value`` keys come in any order or as a 
 array, unit enums written as a single-key map (``{"invoke": null}``), and per-type unknown-key
 policies.  Every failure raises :class:`ScopeDecodeError` naming the offending place.
 
-Length (~500 lines): one decoder per Chio type, mirroring the type list of ``_types``; the
-shared serde forms and wording are in :mod:`mcp_touchstone._serde`.
+One decoder per Chio type, mirroring the type list of ``_types``, assembled from the serde
+forms of :mod:`._decode_forms` (whose wording comes from :mod:`mcp_touchstone._serde`); the
+common map shapes are read in one pass first (:mod:`._decode_fast`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from enum import Enum
-from typing import Any, Final, TypeVar
+from collections.abc import Callable
+from typing import Final
 
-from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import (
-    SerdeError,
-    fewer_elements,
-    integer_in,
-    invalid_type,
-    invalid_value,
-    missing_field,
-    sequence_fields,
+from mcp_touchstone.scope._decode_fast import fast_scope
+from mcp_touchstone.scope._decode_forms import (
+    OPTIONAL,
+    REQUIRED,
+    ScopeDecodeError,
+    bool_,
+    invalid_type_error,
+    option,
+    record,
+    seq,
+    string,
+    struct_variant,
+    u32,
+    u64,
+    unit_enum,
+    usize,
 )
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
@@ -73,208 +80,40 @@ from mcp_touchstone.serde_json import JSON
 
 __all__ = ["ScopeDecodeError", "decode_constraint", "decode_scope", "decode_tool_grant"]
 
-T = TypeVar("T")
-E = TypeVar("E", bound=Enum)
-R = TypeVar("R")
+_operations = seq(unit_enum(Operation, "Operation"))
 
-
-class ScopeDecodeError(TouchstoneError, ValueError):
-    """A JSON value that Chio's serde decoder would reject; ``where`` names the place."""
-
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(f"{where}: {problem}")
-        self.where = where
-        self.problem = problem
-
-
-def _invalid_type(where: str, value: JSON, expected: str) -> ScopeDecodeError:
-    return ScopeDecodeError(where, invalid_type(value, expected))
-
-
-# --------------------------------------------------------------------------- primitives
-
-Decoder = Callable[[JSON, str], Any]
-
-
-def _string(value: JSON, where: str) -> str:
-    if isinstance(value, str):
-        return value
-    raise _invalid_type(where, value, "a string")
-
-
-def _bool(value: JSON, where: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise _invalid_type(where, value, "a boolean")
-
-
-def _unsigned(name: str) -> Decoder:
-    def decode(value: JSON, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _invalid_type(where, value, name)
-        if not integer_in(value, name):
-            raise ScopeDecodeError(where, invalid_value(value, name))
-        return value
-
-    return decode
-
-
-_u32 = _unsigned("u32")
-_u64 = _unsigned("u64")
-_usize = _unsigned("usize")
-
-
-def _option(inner: Decoder) -> Decoder:
-    def decode(value: JSON, where: str) -> Any:
-        return None if value is None else inner(value, where)
-
-    return decode
-
-
-def _seq(inner: Decoder) -> Decoder:
-    def decode(value: JSON, where: str) -> tuple[Any, ...]:
-        if not isinstance(value, list):
-            raise _invalid_type(where, value, "a sequence")
-        return tuple(inner(item, f"{where}[{i}]") for i, item in enumerate(value))
-
-    return decode
-
-
-def _unit_enum(cls: type[E], type_name: str) -> Decoder:
-    """A serde unit-only enum: a variant name, or a single-key map whose value is null."""
-    by_name = {member.value: member for member in cls}
-    expected = ", ".join(f"`{name}`" for name in by_name)
-
-    def decode(value: JSON, where: str) -> E:
-        if isinstance(value, str):
-            name = value
-        elif isinstance(value, dict):
-            if len(value) != 1:
-                raise ScopeDecodeError(where, "invalid value: map, expected map with a single key")
-            ((name, content),) = value.items()
-        else:
-            raise _invalid_type(where, value, f"string or map ({type_name})")
-        member = by_name.get(name)
-        if member is None:
-            raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {expected}")
-        if isinstance(value, dict) and content is not None:
-            raise _invalid_type(f"{where}.{name}", content, "unit variant")
-        return member
-
-    return decode
-
-
-# --------------------------------------------------------------------------- structs
-
-_REQUIRED: Final = object()
-"""Field marker: missing in map form is ``missing field``; missing in array form too."""
-_OPTIONAL: Final = object()
-"""Field marker: an ``Option`` without ``#[serde(default)]``: None when the map lacks it,
-but still required positionally."""
-
-
-def _struct(
-    name: str,
-    fields: Sequence[tuple[str, Decoder, object]],
-    *,
-    deny_unknown: bool,
-) -> Callable[[JSON, str], dict[str, Any]]:
-    """A serde-derived struct decoder: a map by field name, or an array by position."""
-    names = tuple(f for f, _, _ in fields)
-    decoders = {f: dec for f, dec, _ in fields}
-    defaulted = frozenset(f for f, _, d in fields if d is not _REQUIRED and d is not _OPTIONAL)
-    expected_names = " or ".join(f"`{n}`" for n in names)
-
-    def decode(value: JSON, where: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if isinstance(value, dict):
-            if deny_unknown:
-                for key in value:
-                    if key not in names:
-                        raise ScopeDecodeError(
-                            where, f"unknown field `{key}`, expected {expected_names}"
-                        )
-            for fname, dec, default in fields:
-                if fname in value:
-                    out[fname] = dec(value[fname], f"{where}.{fname}")
-                elif default is _REQUIRED:
-                    raise ScopeDecodeError(where, missing_field(fname))
-                elif default is _OPTIONAL:
-                    out[fname] = None
-                else:
-                    out[fname] = default
-            return out
-        if isinstance(value, list):
-            if len(value) > len(fields):
-                # Checked before the elements, as this decoder always has; serde reads the
-                # elements first (an element's error would win). Unverified against Chio.
-                raise ScopeDecodeError(where, fewer_elements(len(value)))
-
-            def element(fname: str, i: int, item: JSON) -> None:
-                out[fname] = decoders[fname](item, f"{where}[{i}]")
-
-            try:
-                sequence_fields(value, name, names, defaulted, element)
-            except SerdeError as exc:
-                raise ScopeDecodeError(where, exc.message) from None
-            for fname, _, default in fields:
-                if fname not in out:
-                    out[fname] = default
-            return out
-        raise _invalid_type(where, value, f"struct {name}")
-
-    return decode
-
-
-def _record(
-    cls: type[R],
-    fields: Sequence[tuple[str, Decoder, object]],
-    *,
-    deny_unknown: bool,
-) -> Callable[[JSON, str], R]:
-    """A serde-derived struct decoder that builds ``cls`` from the decoded fields."""
-    as_struct = _struct(cls.__name__, fields, deny_unknown=deny_unknown)
-
-    def decode(value: JSON, where: str) -> R:
-        return cls(**as_struct(value, where))
-
-    return decode
-
-
-_operations = _seq(_unit_enum(Operation, "Operation"))
-
-_monetary = _record(
+_monetary = record(
     MonetaryAmount,
-    [("units", _u64, _REQUIRED), ("currency", _string, _REQUIRED)],
+    [("units", u64, REQUIRED), ("currency", string, REQUIRED)],
     deny_unknown=True,
 )
 
 
-_binding_body = _record(
+_binding_body = record(
     CumulativeApprovalRootBindingBody,
     [
-        ("schema", _string, _REQUIRED),
-        ("root_capability_id", _string, _REQUIRED),
-        ("root_capability_hash", _string, _REQUIRED),
-        ("root_issuer", _string, _REQUIRED),
-        ("root_subject", _string, _REQUIRED),
-        ("root_scope_hash", _string, _REQUIRED),
-        ("root_grant_hash", _string, _REQUIRED),
-        ("approval_budget_id", _string, _REQUIRED),
-        ("approval_budget_epoch", _u64, _REQUIRED),
-        ("threshold", _monetary, _REQUIRED),
-        ("root_expires_at", _u64, _REQUIRED),
+        ("schema", string, REQUIRED),
+        ("root_capability_id", string, REQUIRED),
+        ("root_capability_hash", string, REQUIRED),
+        ("root_issuer", string, REQUIRED),
+        ("root_subject", string, REQUIRED),
+        ("root_scope_hash", string, REQUIRED),
+        ("root_grant_hash", string, REQUIRED),
+        ("approval_budget_id", string, REQUIRED),
+        ("approval_budget_epoch", u64, REQUIRED),
+        ("threshold", _monetary, REQUIRED),
+        ("root_expires_at", u64, REQUIRED),
     ],
     deny_unknown=True,
 )
 
 
-_binding = _record(
+_binding = record(
     CumulativeApprovalRootBinding,
     [
-        ("body", _binding_body, _REQUIRED),
-        ("algorithm", _option(_unit_enum(SigningAlgorithm, "SigningAlgorithm")), None),
-        ("signature", _string, _REQUIRED),
+        ("body", _binding_body, REQUIRED),
+        ("algorithm", option(unit_enum(SigningAlgorithm, "SigningAlgorithm")), None),
+        ("signature", string, REQUIRED),
     ],
     deny_unknown=True,
 )
@@ -283,45 +122,31 @@ _binding = _record(
 # --------------------------------------------------------------------------- constraints
 
 
-def _struct_variant(
-    variant: str, fields: Sequence[tuple[str, Decoder, object]]
-) -> Callable[[JSON, str], dict[str, Any]]:
-    """A struct variant inside an adjacently tagged enum: a map only, unknown keys denied."""
-    as_struct = _struct(variant, fields, deny_unknown=True)
-
-    def decode(value: JSON, where: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise _invalid_type(where, value, f"struct variant {variant}")
-        return as_struct(value, where)
-
-    return decode
-
-
-_approval_fields = _struct_variant(
-    "Constraint::RequireApprovalAbove", [("threshold_units", _u64, _REQUIRED)]
+_approval_fields = struct_variant(
+    "Constraint::RequireApprovalAbove", [("threshold_units", u64, REQUIRED)]
 )
-_cumulative_fields = _struct_variant(
+_cumulative_fields = struct_variant(
     "Constraint::RequireCumulativeApprovalAbove",
     [
-        ("threshold", _monetary, _REQUIRED),
-        ("approval_budget_id", _string, _REQUIRED),
-        ("approval_budget_epoch", _u64, _REQUIRED),
-        ("cumulative_approval_root_binding", _option(_binding), None),
+        ("threshold", _monetary, REQUIRED),
+        ("approval_budget_id", string, REQUIRED),
+        ("approval_budget_epoch", u64, REQUIRED),
+        ("cumulative_approval_root_binding", option(_binding), None),
     ],
 )
-_model_fields = _struct_variant(
+_model_fields = struct_variant(
     "Constraint::ModelConstraint",
     [
-        ("allowed_model_ids", _seq(_string), _REQUIRED),
-        ("min_safety_tier", _option(_unit_enum(ModelSafetyTier, "ModelSafetyTier")), _OPTIONAL),
+        ("allowed_model_ids", seq(string), REQUIRED),
+        ("min_safety_tier", option(unit_enum(ModelSafetyTier, "ModelSafetyTier")), OPTIONAL),
     ],
 )
-_strings = _seq(_string)
+_strings = seq(string)
 
 
 def _custom(value: JSON, where: str) -> Custom:
     if not isinstance(value, list):
-        raise _invalid_type(where, value, "tuple variant Constraint::Custom")
+        raise invalid_type_error(where, value, "tuple variant Constraint::Custom")
     if len(value) < 2:
         raise ScopeDecodeError(
             where,
@@ -330,22 +155,22 @@ def _custom(value: JSON, where: str) -> Custom:
         )
     if len(value) > 2:
         raise ScopeDecodeError(where, f"invalid length {len(value)}, expected 2 elements")
-    return Custom(_string(value[0], f"{where}[0]"), _string(value[1], f"{where}[1]"))
+    return Custom(string(value[0], f"{where}[0]"), string(value[1], f"{where}[1]"))
 
 
 def _unit_content(value: JSON, where: str) -> GovernedIntentRequired:
     if value is not None:
-        raise _invalid_type(where, value, "unit variant Constraint::GovernedIntentRequired")
+        raise invalid_type_error(where, value, "unit variant Constraint::GovernedIntentRequired")
     return GovernedIntentRequired()
 
 
 _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, str], Constraint]]] = {
-    ConstraintKind.PATH_PREFIX: lambda v, w: PathPrefix(_string(v, w)),
-    ConstraintKind.DOMAIN_EXACT: lambda v, w: DomainExact(_string(v, w)),
-    ConstraintKind.DOMAIN_GLOB: lambda v, w: DomainGlob(_string(v, w)),
-    ConstraintKind.REGEX_MATCH: lambda v, w: RegexMatch(_string(v, w)),
-    ConstraintKind.MAX_LENGTH: lambda v, w: MaxLength(_usize(v, w)),
-    ConstraintKind.MAX_ARGS_SIZE: lambda v, w: MaxArgsSize(_usize(v, w)),
+    ConstraintKind.PATH_PREFIX: lambda v, w: PathPrefix(string(v, w)),
+    ConstraintKind.DOMAIN_EXACT: lambda v, w: DomainExact(string(v, w)),
+    ConstraintKind.DOMAIN_GLOB: lambda v, w: DomainGlob(string(v, w)),
+    ConstraintKind.REGEX_MATCH: lambda v, w: RegexMatch(string(v, w)),
+    ConstraintKind.MAX_LENGTH: lambda v, w: MaxLength(usize(v, w)),
+    ConstraintKind.MAX_ARGS_SIZE: lambda v, w: MaxArgsSize(usize(v, w)),
     ConstraintKind.GOVERNED_INTENT_REQUIRED: _unit_content,
     ConstraintKind.REQUIRE_APPROVAL_ABOVE: lambda v, w: RequireApprovalAbove(
         **_approval_fields(v, w)
@@ -353,26 +178,26 @@ _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, str], Constraint]]] = {
     ConstraintKind.REQUIRE_CUMULATIVE_APPROVAL_ABOVE: lambda v, w: RequireCumulativeApprovalAbove(
         **_cumulative_fields(v, w)
     ),
-    ConstraintKind.SELLER_EXACT: lambda v, w: SellerExact(_string(v, w)),
+    ConstraintKind.SELLER_EXACT: lambda v, w: SellerExact(string(v, w)),
     ConstraintKind.MINIMUM_RUNTIME_ASSURANCE: lambda v, w: MinimumRuntimeAssurance(
-        _unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")(v, w)
+        unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")(v, w)
     ),
     ConstraintKind.MINIMUM_AUTONOMY_TIER: lambda v, w: MinimumAutonomyTier(
-        _unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")(v, w)
+        unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")(v, w)
     ),
     ConstraintKind.CUSTOM: _custom,
     ConstraintKind.TABLE_ALLOWLIST: lambda v, w: TableAllowlist(_strings(v, w)),
     ConstraintKind.COLUMN_DENYLIST: lambda v, w: ColumnDenylist(_strings(v, w)),
-    ConstraintKind.MAX_ROWS_RETURNED: lambda v, w: MaxRowsReturned(_u64(v, w)),
+    ConstraintKind.MAX_ROWS_RETURNED: lambda v, w: MaxRowsReturned(u64(v, w)),
     ConstraintKind.OPERATION_CLASS: lambda v, w: OperationClass(
-        _unit_enum(SqlOperationClass, "SqlOperationClass")(v, w)
+        unit_enum(SqlOperationClass, "SqlOperationClass")(v, w)
     ),
     ConstraintKind.AUDIENCE_ALLOWLIST: lambda v, w: AudienceAllowlist(_strings(v, w)),
     ConstraintKind.CONTENT_REVIEW_TIER: lambda v, w: ContentReviewTier(
-        _unit_enum(ReviewTier, "ContentReviewTier")(v, w)
+        unit_enum(ReviewTier, "ContentReviewTier")(v, w)
     ),
-    ConstraintKind.MAX_TRANSACTION_AMOUNT_USD: lambda v, w: MaxTransactionAmountUsd(_string(v, w)),
-    ConstraintKind.REQUIRE_DUAL_APPROVAL: lambda v, w: RequireDualApproval(_bool(v, w)),
+    ConstraintKind.MAX_TRANSACTION_AMOUNT_USD: lambda v, w: MaxTransactionAmountUsd(string(v, w)),
+    ConstraintKind.REQUIRE_DUAL_APPROVAL: lambda v, w: RequireDualApproval(bool_(v, w)),
     ConstraintKind.MODEL_CONSTRAINT: lambda v, w: ModelConstraint(**_model_fields(v, w)),
     ConstraintKind.MEMORY_STORE_ALLOWLIST: lambda v, w: MemoryStoreAllowlist(_strings(v, w)),
     ConstraintKind.MEMORY_WRITE_DENY_PATTERNS: lambda v, w: MemoryWriteDenyPatterns(_strings(v, w)),
@@ -394,12 +219,12 @@ def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
         name = value
     else:
         expected = "string or map" if as_enum else "variant identifier"
-        raise _invalid_type(where, value, expected)
+        raise invalid_type_error(where, value, expected)
     kind = _TAGS.get(name)
     if kind is None:
         raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
     if content is not None:
-        raise _invalid_type(f"{where}.{name}", content, "unit value")
+        raise invalid_type_error(f"{where}.{name}", content, "unit value")
     return kind
 
 
@@ -441,24 +266,24 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
                 where, f"invalid length {len(value)}, expected fewer elements in array"
             )
         return _CONTENT[kind](value[1], f"{where}[1]")
-    raise _invalid_type(where, value, "adjacently tagged enum Constraint")
+    raise invalid_type_error(where, value, "adjacently tagged enum Constraint")
 
 
 # --------------------------------------------------------------------------- grants
 
-_constraints = _seq(decode_constraint)
+_constraints = seq(decode_constraint)
 
-_tool_grant = _record(
+_tool_grant = record(
     ToolGrant,
     [
-        ("server_id", _string, _REQUIRED),
-        ("tool_name", _string, _REQUIRED),
-        ("operations", _operations, _REQUIRED),
+        ("server_id", string, REQUIRED),
+        ("tool_name", string, REQUIRED),
+        ("operations", _operations, REQUIRED),
         ("constraints", _constraints, ()),
-        ("max_invocations", _option(_u32), None),
-        ("max_cost_per_invocation", _option(_monetary), None),
-        ("max_total_cost", _option(_monetary), None),
-        ("dpop_required", _option(_bool), None),
+        ("max_invocations", option(u32), None),
+        ("max_cost_per_invocation", option(_monetary), None),
+        ("max_total_cost", option(_monetary), None),
+        ("dpop_required", option(bool_), None),
     ],
     deny_unknown=False,
 )
@@ -469,24 +294,24 @@ def decode_tool_grant(value: JSON, where: str = "grant") -> ToolGrant:
     return _tool_grant(value, where)
 
 
-_resource = _record(
+_resource = record(
     ResourceGrant,
-    [("uri_pattern", _string, _REQUIRED), ("operations", _operations, _REQUIRED)],
+    [("uri_pattern", string, REQUIRED), ("operations", _operations, REQUIRED)],
     deny_unknown=False,
 )
-_prompt = _record(
+_prompt = record(
     PromptGrant,
-    [("prompt_name", _string, _REQUIRED), ("operations", _operations, _REQUIRED)],
+    [("prompt_name", string, REQUIRED), ("operations", _operations, REQUIRED)],
     deny_unknown=False,
 )
 
 
-_scope = _record(
+_scope = record(
     ChioScope,
     [
-        ("grants", _seq(decode_tool_grant), ()),
-        ("resource_grants", _seq(_resource), ()),
-        ("prompt_grants", _seq(_prompt), ()),
+        ("grants", seq(decode_tool_grant), ()),
+        ("resource_grants", seq(_resource), ()),
+        ("prompt_grants", seq(_prompt), ()),
     ],
     deny_unknown=False,
 )
@@ -497,5 +322,11 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
 
     Raises :class:`ScopeDecodeError` (a ``ValueError``) naming the offending place, e.g.
     ``scope.grants[0].operations[0]: unknown variant `Invoke`, expected one of ...``.
+
+    The common map shapes are read in one pass (:func:`._decode_fast.fast_scope`); anything
+    else, every error included, is decided by the general serde-shaped decoder below.
     """
+    fast = fast_scope(value)
+    if fast is not None:
+        return fast
     return _scope(value, where)

@@ -1,33 +1,27 @@
 """Decode a hosted request's ``ModelMetadata`` as Chio's serde derive does (SCOPE-HOSTED-WIRE-2).
 
-Kept apart from :mod:`mcp_touchstone.scope._decode` (the scope decoder), whose serde-struct
-helpers it reuses.
+Kept apart from :mod:`mcp_touchstone.scope._decode` (the scope decoder); both are built from
+the serde forms of :mod:`mcp_touchstone.scope._decode_forms`.
 """
 
 from __future__ import annotations
 
-from mcp_touchstone.scope._decode import (
-    _REQUIRED,
-    _option,
-    _record,
-    _string,
-    _unit_enum,
-)
+from mcp_touchstone.scope._decode_forms import REQUIRED, option, record, string, unit_enum
 from mcp_touchstone.scope._hosted import ModelMetadata, ProvenanceEvidenceClass
 from mcp_touchstone.scope._types import ModelSafetyTier
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["decode_model_metadata"]
 
-_model_metadata = _record(
+_model_metadata = record(
     ModelMetadata,
     [
-        ("model_id", _string, _REQUIRED),
-        ("safety_tier", _option(_unit_enum(ModelSafetyTier, "ModelSafetyTier")), None),
-        ("provider", _option(_string), None),
+        ("model_id", string, REQUIRED),
+        ("safety_tier", option(unit_enum(ModelSafetyTier, "ModelSafetyTier")), None),
+        ("provider", option(string), None),
         (
             "provenance_class",
-            _unit_enum(ProvenanceEvidenceClass, "ProvenanceEvidenceClass"),
+            unit_enum(ProvenanceEvidenceClass, "ProvenanceEvidenceClass"),
             ProvenanceEvidenceClass.ASSERTED,
         ),
     ],

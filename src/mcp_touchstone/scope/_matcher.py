@@ -8,12 +8,12 @@ are not a JSON value), which is :class:`InvalidArgumentsError`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
+from mcp_touchstone.scope._record import record
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -49,7 +49,7 @@ __all__ = [
 REFUSAL_PREFIX = "portable kernel cannot safely evaluate "
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MatchedGrant:
     """A grant that covers the call: its position in ``scope.grants``, the grant, its rank.
 
@@ -62,12 +62,12 @@ class MatchedGrant:
     specificity: tuple[int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OutOfScope:
     """No grant covers the call; only :func:`resolve_capability_grants` returns it."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConstraintError:
     """A target grant carries a constraint the portable kernel refuses to evaluate."""
 
@@ -121,8 +121,8 @@ def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
     """The target test: ``"*"`` or exact server and tool, and ``invoke`` among the
     operations (SCOPE-RES-1)."""
     return (
-        _pattern_matches(grant.server_id, server_id)
-        and _pattern_matches(grant.tool_name, tool_name)
+        grant.server_id in ("*", server_id)  # _pattern_matches, inlined
+        and grant.tool_name in ("*", tool_name)
         and Operation.INVOKE in grant.operations
     )
 

@@ -1,18 +1,22 @@
-"""Chio's scope types as frozen dataclasses (rules ``SCOPE-SHAPE-*`` in ``spec/scope.md``).
+"""Chio's scope types as frozen value classes (rules ``SCOPE-SHAPE-*`` in ``spec/scope.md``).
 
 The field names follow Chio's own JSON keys.  Decoding from JSON lives in
 :mod:`mcp_touchstone.scope._decode`; nothing here parses or validates.
 Enums are plain :class:`enum.Enum` (not ``Literal``) so the proof tooling can target them.
 
-Length (~470 lines): one frozen dataclass per Chio constraint variant (25) plus the grants;
+Each class is made by :func:`._record.record`: the behaviour of
+``@dataclass(frozen=True, slots=True)``, cheaper to define.
+
+Length (~470 lines): one frozen record per Chio constraint variant (25) plus the grants;
 splitting the variants from their union would only scatter a flat list.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar, TypeAlias
+
+from mcp_touchstone.scope._record import record
 
 __all__ = [
     "DECIDED_KINDS",
@@ -168,7 +172,7 @@ REFUSED_KINDS: frozenset[ConstraintKind] = frozenset(ConstraintKind) - DECIDED_K
 """The 16 variants the portable matcher refuses with a constraint error (SCOPE-CON-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MonetaryAmount:
     """``{"units": u64, "currency": str}``; unknown fields are rejected at decode."""
 
@@ -176,7 +180,7 @@ class MonetaryAmount:
     currency: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CumulativeApprovalRootBindingBody:
     """The signed body of a cumulative-approval root binding (shape only, never verified)."""
 
@@ -193,7 +197,7 @@ class CumulativeApprovalRootBindingBody:
     root_expires_at: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CumulativeApprovalRootBinding:
     """A root binding carried by ``require_cumulative_approval_above`` (shape only)."""
 
@@ -205,7 +209,7 @@ class CumulativeApprovalRootBinding:
 # --------------------------------------------------------------------------- constraints
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PathPrefix:
     """Every path-like string leaf must sit under ``prefix`` (decided)."""
 
@@ -213,7 +217,7 @@ class PathPrefix:
     prefix: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DomainExact:
     """Every domain-like string leaf must equal ``domain`` after normalization (decided)."""
 
@@ -221,7 +225,7 @@ class DomainExact:
     domain: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DomainGlob:
     """Every domain-like string leaf must match the ``*`` glob ``pattern`` (decided)."""
 
@@ -229,7 +233,7 @@ class DomainGlob:
     pattern: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RegexMatch:
     """A regular expression over the arguments (refused by the portable matcher)."""
 
@@ -237,7 +241,7 @@ class RegexMatch:
     pattern: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MaxLength:
     """Every string leaf is at most ``limit`` UTF-8 bytes (decided)."""
 
@@ -245,7 +249,7 @@ class MaxLength:
     limit: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MaxArgsSize:
     """The compact serde_json rendering of the arguments is at most ``limit`` bytes (decided)."""
 
@@ -253,14 +257,14 @@ class MaxArgsSize:
     limit: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GovernedIntentRequired:
     """Requests must carry a governed intent (refused)."""
 
     KIND: ClassVar[ConstraintKind] = ConstraintKind.GOVERNED_INTENT_REQUIRED
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequireApprovalAbove:
     """Approval needed at or above ``threshold_units`` (refused)."""
 
@@ -268,7 +272,7 @@ class RequireApprovalAbove:
     threshold_units: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequireCumulativeApprovalAbove:
     """Cumulative-spend approval (refused by the matcher; refused scope-wide by evaluate)."""
 
@@ -279,7 +283,7 @@ class RequireCumulativeApprovalAbove:
     cumulative_approval_root_binding: CumulativeApprovalRootBinding | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SellerExact:
     """Commerce approval for exactly ``seller`` (refused)."""
 
@@ -287,7 +291,7 @@ class SellerExact:
     seller: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MinimumRuntimeAssurance:
     """Runtime attestation at or above ``tier`` (refused)."""
 
@@ -295,7 +299,7 @@ class MinimumRuntimeAssurance:
     tier: RuntimeAssuranceTier
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MinimumAutonomyTier:
     """Autonomy context at or above ``tier`` (refused)."""
 
@@ -303,7 +307,7 @@ class MinimumAutonomyTier:
     tier: GovernedAutonomyTier
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Custom:
     """Some object entry ``key`` anywhere in the arguments holds the string ``expected``."""
 
@@ -312,7 +316,7 @@ class Custom:
     expected: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableAllowlist:
     """Database tables the grant may reference (refused)."""
 
@@ -320,7 +324,7 @@ class TableAllowlist:
     tables: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ColumnDenylist:
     """Forbidden ``table.column`` names (refused)."""
 
@@ -328,7 +332,7 @@ class ColumnDenylist:
     columns: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MaxRowsReturned:
     """Row cap on query results (refused)."""
 
@@ -336,7 +340,7 @@ class MaxRowsReturned:
     limit: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OperationClass:
     """SQL operation class (refused)."""
 
@@ -344,7 +348,7 @@ class OperationClass:
     operation_class: SqlOperationClass
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AudienceAllowlist:
     """Every value under an audience key must be one of ``allowed`` (decided, strict)."""
 
@@ -352,7 +356,7 @@ class AudienceAllowlist:
     allowed: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ContentReviewTier:
     """Content review demanded of downstream guards (refused)."""
 
@@ -360,7 +364,7 @@ class ContentReviewTier:
     tier: ReviewTier
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MaxTransactionAmountUsd:
     """Decimal string cap in USD, never validated as a number (refused)."""
 
@@ -368,7 +372,7 @@ class MaxTransactionAmountUsd:
     amount: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequireDualApproval:
     """Dual approval flag (refused, whatever its value)."""
 
@@ -376,7 +380,7 @@ class RequireDualApproval:
     required: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModelConstraint:
     """Model allowlist and safety floor (refused)."""
 
@@ -385,7 +389,7 @@ class ModelConstraint:
     min_safety_tier: ModelSafetyTier | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MemoryStoreAllowlist:
     """Every value under a memory-store key must be one of ``allowed`` (decided, strict)."""
 
@@ -393,7 +397,7 @@ class MemoryStoreAllowlist:
     allowed: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MemoryWriteDenyPatterns:
     """Regexes that block memory writes (refused)."""
 
@@ -433,7 +437,7 @@ Constraint: TypeAlias = (
 # --------------------------------------------------------------------------- grants
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ToolGrant:
     """Authorization for one tool on one server (``"*"`` is the only wildcard)."""
 
@@ -447,7 +451,7 @@ class ToolGrant:
     dpop_required: bool | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResourceGrant:
     """A resource grant; decoded and validated, never read by the tool matcher."""
 
@@ -455,7 +459,7 @@ class ResourceGrant:
     operations: tuple[Operation, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PromptGrant:
     """A prompt grant; decoded and validated, never read by the tool matcher."""
 
@@ -463,10 +467,10 @@ class PromptGrant:
     operations: tuple[Operation, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChioScope:
     """What a capability token authorizes; only ``grants`` takes part in tool matching."""
 
-    grants: tuple[ToolGrant, ...] = field(default=())
-    resource_grants: tuple[ResourceGrant, ...] = field(default=())
-    prompt_grants: tuple[PromptGrant, ...] = field(default=())
+    grants: tuple[ToolGrant, ...] = ()
+    resource_grants: tuple[ResourceGrant, ...] = ()
+    prompt_grants: tuple[PromptGrant, ...] = ()

@@ -1,0 +1,267 @@
+"""One-pass decoding of the common ``ChioScope`` shapes (a fast path of :mod:`._decode`).
+
+The general decoder in :mod:`._decode` is built from serde-shaped combinators: every struct
+field is looked up through a generic field table and every place gets its ``where`` text
+formatted in case it fails.  Nearly every scope that reaches the matcher has the plain map
+shapes, though: a ``{"grants": [...]}`` object whose grants are maps with string patterns, an
+``operations`` array of variant names and constraints written ``{"type": tag, "value": v}``.
+
+:func:`fast_scope` reads exactly those shapes in one pass and returns the value the general
+decoder would build, or ``None`` for anything else (an array form, a tag written as a map, a
+unit variant without ``value``, a monetary amount, a wrong type anywhere, ...).  It never
+raises and never words an error: on ``None`` the caller runs the general decoder on the same
+value, so every error message, and every value of an unusual shape, comes from one place.
+
+Every check here is the general decoder's own acceptance condition, made stricter where that
+was simpler (``type(x) is str`` instead of ``isinstance``: a ``str`` subclass takes the general
+path).  ``tests/scope/test_scope_decode_fast.py`` checks the two against each other with
+Hypothesis over well-formed and malformed scopes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from mcp_touchstone._rust import U32_MAX, USIZE_MAX
+from mcp_touchstone.scope._record import record_fields
+from mcp_touchstone.scope._types import (
+    AudienceAllowlist,
+    ChioScope,
+    ColumnDenylist,
+    Constraint,
+    Custom,
+    DomainExact,
+    DomainGlob,
+    MaxArgsSize,
+    MaxLength,
+    MaxTransactionAmountUsd,
+    MemoryStoreAllowlist,
+    MemoryWriteDenyPatterns,
+    Operation,
+    PathPrefix,
+    PromptGrant,
+    RegexMatch,
+    ResourceGrant,
+    SellerExact,
+    TableAllowlist,
+    ToolGrant,
+)
+from mcp_touchstone.serde_json import JSON
+
+__all__ = ["fast_scope"]
+
+C = TypeVar("C")
+
+_new = object.__new__
+
+
+def _setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of a frozen slotted record (:mod:`._record`), in field order.
+
+    The values built here are made as ``object.__new__`` plus one slot store per field, which
+    is what the generated ``__init__`` does (``object.__setattr__`` per field) without its
+    call and per-field attribute lookups; no type here has a ``__post_init__``.  The
+    differential test compares every field (``==`` and ``repr``), so a field missed here
+    would fail it."""
+    return tuple(cls.__dict__[name].__set__ for name in record_fields(cls))
+
+
+def _one_field(cls: type[C]) -> Callable[[Any], C]:
+    (set_value,) = _setters(cls)
+
+    def make(value: Any) -> C:
+        obj = _new(cls)
+        set_value(obj, value)
+        return obj
+
+    return make
+
+
+(
+    _SET_SERVER,
+    _SET_TOOL,
+    _SET_OPERATIONS,
+    _SET_CONSTRAINTS,
+    _SET_MAX_INVOCATIONS,
+    _SET_MAX_COST,
+    _SET_MAX_TOTAL,
+    _SET_DPOP,
+) = _setters(ToolGrant)
+_SET_GRANTS, _SET_RESOURCES, _SET_PROMPTS = _setters(ChioScope)
+
+_OPERATIONS: Final[dict[str, Operation]] = {member.value: member for member in Operation}
+
+_STRING_KINDS: Final[dict[str, Callable[[str], Constraint]]] = {
+    "path_prefix": _one_field(PathPrefix),
+    "domain_exact": _one_field(DomainExact),
+    "domain_glob": _one_field(DomainGlob),
+    "regex_match": _one_field(RegexMatch),
+    "seller_exact": _one_field(SellerExact),
+    "max_transaction_amount_usd": _one_field(MaxTransactionAmountUsd),
+}
+"""Tags whose content is one string."""
+
+_USIZE_KINDS: Final[dict[str, Callable[[int], Constraint]]] = {
+    "max_length": _one_field(MaxLength),
+    "max_args_size": _one_field(MaxArgsSize),
+}
+_STRINGS_KINDS: Final[dict[str, Callable[[tuple[str, ...]], Constraint]]] = {
+    "table_allowlist": _one_field(TableAllowlist),
+    "column_denylist": _one_field(ColumnDenylist),
+    "audience_allowlist": _one_field(AudienceAllowlist),
+    "memory_store_allowlist": _one_field(MemoryStoreAllowlist),
+    "memory_write_deny_patterns": _one_field(MemoryWriteDenyPatterns),
+}
+"""Tags whose content is a sequence of strings."""
+
+
+def _strings(value: JSON) -> tuple[str, ...] | None:
+    if type(value) is not list:
+        return None
+    for item in value:
+        if type(item) is not str:
+            return None
+    return tuple(value)  # type: ignore[arg-type]  # every item checked above
+
+
+def _operations(value: JSON) -> tuple[Operation, ...] | None:
+    if type(value) is not list:
+        return None
+    out: list[Operation] = []
+    for name in value:
+        member = _OPERATIONS.get(name) if type(name) is str else None
+        if member is None:
+            return None
+        out.append(member)
+    return tuple(out)
+
+
+def _constraint(value: JSON) -> Constraint | None:
+    """``{"type": tag, "value": content}`` for the variants with plain content, else ``None``."""
+    if type(value) is not dict or len(value) != 2 or "type" not in value or "value" not in value:
+        return None
+    tag, content = value["type"], value["value"]
+    if type(tag) is not str:
+        return None
+    if type(content) is str:
+        make_str = _STRING_KINDS.get(tag)
+        if make_str is not None:
+            return make_str(content)
+        return None
+    if type(content) is int:
+        make_int = _USIZE_KINDS.get(tag)
+        if make_int is not None and 0 <= content <= USIZE_MAX:
+            return make_int(content)
+        return None
+    if type(content) is list:
+        if tag == "custom":
+            if len(content) == 2 and type(content[0]) is str and type(content[1]) is str:
+                return Custom(content[0], content[1])
+            return None
+        make_seq = _STRINGS_KINDS.get(tag)
+        if make_seq is None:
+            return None
+        strings = _strings(content)
+        return None if strings is None else make_seq(strings)
+    return None
+
+
+def _tool_grant(value: JSON) -> ToolGrant | None:
+    if type(value) is not dict:
+        return None
+    server_id = value.get("server_id")
+    tool_name = value.get("tool_name")
+    if type(server_id) is not str or type(tool_name) is not str:
+        return None
+    operations = _operations(value.get("operations"))
+    if operations is None:
+        return None
+    constraints: tuple[Constraint, ...] = ()
+    if "constraints" in value:
+        raw = value["constraints"]
+        if type(raw) is not list:
+            return None
+        decoded: list[Constraint] = []
+        for item in raw:
+            constraint = _constraint(item)
+            if constraint is None:
+                return None
+            decoded.append(constraint)
+        constraints = tuple(decoded)
+    max_invocations = value.get("max_invocations")
+    if max_invocations is not None and not (
+        type(max_invocations) is int and 0 <= max_invocations <= U32_MAX
+    ):
+        return None
+    # A monetary amount (a struct with its own unknown-key rule) takes the general path.
+    if value.get("max_cost_per_invocation") is not None or value.get("max_total_cost") is not None:
+        return None
+    dpop_required = value.get("dpop_required")
+    if dpop_required is not None and type(dpop_required) is not bool:
+        return None
+    grant = _new(ToolGrant)
+    _SET_SERVER(grant, server_id)
+    _SET_TOOL(grant, tool_name)
+    _SET_OPERATIONS(grant, operations)
+    _SET_CONSTRAINTS(grant, constraints)
+    _SET_MAX_INVOCATIONS(grant, max_invocations)
+    _SET_MAX_COST(grant, None)
+    _SET_MAX_TOTAL(grant, None)
+    _SET_DPOP(grant, dpop_required)
+    grant_value: ToolGrant = grant
+    return grant_value
+
+
+def _named_grants(value: JSON, name_key: str) -> list[tuple[str, tuple[Operation, ...]]] | None:
+    """A resource or prompt grant array: maps with a string ``name_key`` and ``operations``."""
+    if type(value) is not list:
+        return None
+    out: list[tuple[str, tuple[Operation, ...]]] = []
+    for item in value:
+        if type(item) is not dict:
+            return None
+        name = item.get(name_key)
+        if type(name) is not str:
+            return None
+        operations = _operations(item.get("operations"))
+        if operations is None:
+            return None
+        out.append((name, operations))
+    return out
+
+
+def fast_scope(value: JSON) -> ChioScope | None:
+    """The :class:`ChioScope` the general decoder builds from ``value`` when ``value`` has
+    the common map shapes, else ``None`` (then the general decoder decides).  Never raises."""
+    if type(value) is not dict:
+        return None
+    grants: tuple[ToolGrant, ...] = ()
+    if "grants" in value:
+        raw = value["grants"]
+        if type(raw) is not list:
+            return None
+        decoded: list[ToolGrant] = []
+        for item in raw:
+            grant = _tool_grant(item)
+            if grant is None:
+                return None
+            decoded.append(grant)
+        grants = tuple(decoded)
+    resources: tuple[ResourceGrant, ...] = ()
+    if "resource_grants" in value:
+        named = _named_grants(value["resource_grants"], "uri_pattern")
+        if named is None:
+            return None
+        resources = tuple(ResourceGrant(name, ops) for name, ops in named)
+    prompts: tuple[PromptGrant, ...] = ()
+    if "prompt_grants" in value:
+        named = _named_grants(value["prompt_grants"], "prompt_name")
+        if named is None:
+            return None
+        prompts = tuple(PromptGrant(name, ops) for name, ops in named)
+    scope: ChioScope = _new(ChioScope)
+    _SET_GRANTS(scope, grants)
+    _SET_RESOURCES(scope, resources)
+    _SET_PROMPTS(scope, prompts)
+    return scope
