@@ -1,7 +1,8 @@
 """``make mutants``: mutation testing of the semantic packages and the JSON layer.
 
-Over ~400 lines would be a reason to split; this module is one tool (generate, run, report)
-and stays under it.
+A little over ~400 lines, on purpose: this module is one tool (generate, apply, kill, persist)
+whose parts share the ``Mutant`` and ``Overlay`` types; the report and the coverage map, which
+stand alone, are their own modules (``mutants_report.py``, ``covmap.py``).
 
 A mutant is one small AST edit of one source file (operators below). It is applied in a private
 overlay copy of ``src/mcp_touchstone`` (never in the work tree), put first on ``PYTHONPATH``, and
@@ -10,7 +11,9 @@ then killed, in this order, by
 1. the conformance vectors of the package's semantic(s), run through the harness subprocess
    exactly as ``touchstone run --semantic <pkg>`` does (every vector file is run, so the kill
    matrix records each file that kills the mutant), and, only if no vector killed it,
-2. the package's test subset (``pytest -x``), stopping at the first failure.
+2. the package's test subset (``pytest -x``), stopping at the first failure: first only the
+   tests that execute the mutated lines (``assurance/covmap.py``, a coverage map of the
+   unmutated run), then, if those pass, the whole subset, so a survivor has passed all of it.
 
 Results persist in ``assurance/results/<pkg>.json`` keyed by mutant id and the SHA-256 of the
 mutated file, so a re-run skips every mutant already decided for an unchanged file (incremental);
@@ -21,9 +24,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import bisect
+import compileall
 import hashlib
 import json
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
@@ -33,15 +39,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from assurance import covmap
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "mcp_touchstone"
 RESULTS = ROOT / "assurance" / "results"
+CACHE = ROOT / "assurance" / ".cache"  # coverage maps (ignored by git)
 
+# The value-type contract (frozen, slotted dataclasses) of the three cores: first, it is quick.
+_VALUES = "tests/test_values.py"
 # Package -> (source files, semantics whose vectors run, test paths).
 PACKAGES: dict[str, tuple[list[str], list[str], list[str]]] = {
-    "scope": (["scope"], ["scope"], ["tests/scope", "tests/test_serde_struct.py"]),
-    "visibility": (["visibility"], ["visibility"], ["tests/visibility"]),
-    "mrtr": (["mrtr"], ["mrtr"], ["tests/mrtr"]),
+    "scope": (["scope"], ["scope"], [_VALUES, "tests/scope", "tests/test_serde_struct.py"]),
+    "visibility": (["visibility"], ["visibility"], [_VALUES, "tests/visibility"]),
+    "mrtr": (["mrtr"], ["mrtr"], [_VALUES, "tests/mrtr"]),
     "json": (
         ["serde_json.py", "_json_read.py", "_json_value.py", "_serde.py", "_rust.py"],
         ["json", "scope", "mrtr", "visibility"],
@@ -68,6 +79,7 @@ class Mutant:
     id: str
     file: str
     line: int
+    last: int  # the last line the edit spans
     start: int
     end: int
     text: str
@@ -82,9 +94,15 @@ def _offsets(source: str) -> list[int]:
     return out
 
 
+# Calls whose first argument is type text only: cast("T", x) returns x; TypeVar("T") names a
+# type variable for the type checker (its name shows only in its repr).
+_CASTS = {"cast", "typing.cast", "TypeVar", "typing.TypeVar"}
+
+
 def _skipped_ids(tree: ast.Module) -> set[int]:
     """Nodes never mutated: annotations, (attribute) docstrings, f-string parts, TYPE_CHECKING
-    blocks, ``__all__``: mutating them cannot change behaviour (equivalent by construction)."""
+    blocks, ``__all__``, the type text of ``typing.cast`` and ``TypeVar``: mutating them cannot
+    change behaviour (equivalent by construction)."""
     skip: set[int] = set()
 
     def mark(node: ast.AST | None) -> None:
@@ -102,6 +120,8 @@ def _skipped_ids(tree: ast.Module) -> set[int]:
             mark(node)  # a docstring, or an attribute's docstring: no effect when run
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             mark(node)
+        if isinstance(node, ast.Call) and node.args and ast.unparse(node.func) in _CASTS:
+            mark(node.args[0])  # type text: no effect when run
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
         ):
@@ -178,7 +198,8 @@ def mutants_of(rel: str, source: str) -> list[Mutant]:
         key = (node.lineno, desc)  # type: ignore[attr-defined]
         k = seen[key] = seen.get(key, -1) + 1
         mid = f"{rel}:{node.lineno}:{desc}:{k}"  # type: ignore[attr-defined]
-        out.append(Mutant(mid, rel, node.lineno, start, end, text, desc))  # type: ignore[attr-defined]
+        last = bisect.bisect_right(offs, end - 1)
+        out.append(Mutant(mid, rel, node.lineno, last, start, end, text, desc))  # type: ignore[attr-defined]
     out.sort(key=lambda m: (m.start, m.id))
     return out
 
@@ -216,6 +237,11 @@ class Overlay:
         # The vectors of the same moment: a merge landing mid-run must not pair new vectors
         # (for operations the snapshot lacks) with the old code.
         shutil.copytree(ROOT / "conformance" / "vectors", self.dir / "vectors")
+        # Bytecode once, checked by source hash (not mtime: a same-size edit within one second
+        # would reuse a stale mtime-keyed .pyc): each process then compiles only the mutated
+        # file, in memory (PYTHONDONTWRITEBYTECODE), instead of the whole package.
+        checked = py_compile.PycInvalidationMode.CHECKED_HASH
+        compileall.compile_dir(self.dir / "mcp_touchstone", quiet=1, invalidation_mode=checked)
         self.env = dict(
             os.environ,
             PYTHONPATH=str(self.dir),
@@ -269,16 +295,61 @@ def vector_files() -> dict[str, str]:
     return {v.id: str(Path(v.file).relative_to(root)) for v in load_vectors(root)}
 
 
-def run_tests(overlay: Overlay, paths: list[str], timeout: float) -> str:
-    """The package's fast test subset, first failure stops it: 'pass'|'killed'|'timeout'."""
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-           "-m", "not slow and not proof and not bench", *paths]  # fmt: skip
+def run_tests(
+    overlay: Overlay, paths: list[str], timeout: float, plugin_env: dict[str, str] | None = None
+) -> tuple[str, str | None]:
+    """Tests (paths or node ids), first failure stops them: ('pass'|'killed'|'timeout', the
+    first failing node id). Node ids go through an argument file (``@file``): there can be
+    thousands. ``plugin_env`` runs them under the coverage-map plugin instead."""
+    args = overlay.dir / "pytest-args.txt"
+    args.write_text("\n".join(paths) + "\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:randomly",
+           "-p", "no:cacheprovider", "-m", "not slow and not proof and not bench",
+           f"@{args}"]  # fmt: skip
+    env = overlay.env
+    if plugin_env is not None:
+        cmd[3:3] = ["-p", "assurance.covmap"]
+        env = {**env, **plugin_env, "PYTHONPATH": f"{overlay.dir}{os.pathsep}{ROOT}"}
     try:
-        proc = subprocess.run(cmd, env=overlay.env, capture_output=True, timeout=timeout,
+        proc = subprocess.run(cmd, env=env, capture_output=True, timeout=timeout,
                               cwd=ROOT, check=False)  # fmt: skip
     except subprocess.TimeoutExpired:
-        return "timeout"
-    return "pass" if proc.returncode == 0 else "killed"
+        return "timeout", None
+    if proc.returncode == 0:
+        return "pass", None
+    failed = [ln[7:].split(" - ")[0] for ln in proc.stdout.decode(errors="replace").splitlines()
+              if ln.startswith("FAILED ")]  # fmt: skip
+    return "killed", (failed[0] if failed else None)
+
+
+def coverage_map(overlay: Overlay, paths: list[str], timeout: float) -> tuple[covmap.CovMap, float]:
+    """Run ``paths`` once, unmutated (green, or the run stops), recording which test executes
+    which line; the map and the run's seconds. Cached under ``assurance/.cache`` by the SHA-256
+    of every source file and of the package's own test files (with conftest and strategies):
+    an edit there, or a new test, rebuilds it. A map that misses a test only orders the work
+    less well: a survivor is always decided by the whole subset."""
+    h = hashlib.sha256("\0".join(paths).encode())
+    roots = [overlay.dir / "mcp_touchstone", ROOT / "tests" / "strategies"]
+    roots += [ROOT / p for p in paths] + [ROOT / "tests" / "conftest.py"]
+    for root in roots:
+        for f in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            h.update(str(f.relative_to(ROOT if root.is_file() else root)).encode())
+            h.update(b"\0" + f.read_bytes())
+    cached = CACHE / f"covmap-{h.hexdigest()[:16]}.json"
+    seconds = cached.with_suffix(".seconds")
+    if cached.exists() and seconds.exists():
+        return covmap.load(cached), float(seconds.read_text(encoding="utf-8"))
+    t0 = time.monotonic()
+    out = overlay.dir / "covmap.json"
+    plugin_env = {"COVMAP_OUT": str(out), "COVMAP_SOURCE": str(overlay.dir / "mcp_touchstone")}
+    verdict, failed = run_tests(overlay, paths, timeout, plugin_env)
+    if verdict != "pass":
+        sys.exit(f"the coverage-map run is not green ({verdict} {failed}): fix that first")
+    elapsed = time.monotonic() - t0
+    CACHE.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(out, cached)
+    seconds.write_text(f"{elapsed:.1f}", encoding="utf-8")
+    return covmap.load(out), elapsed
 
 
 def _load(pkg: str) -> dict[str, dict[str, object]]:
@@ -289,10 +360,15 @@ def _load(pkg: str) -> dict[str, dict[str, object]]:
     return data
 
 
-def _save(pkg: str, results: dict[str, dict[str, object]]) -> None:
+def _save(pkg: str, update: dict[str, dict[str, object]]) -> None:
+    """Merge ``update`` into the results file (re-read first: an ``--only`` run may have written
+    it since this run started)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
+    results = {**_load(pkg), **update}
     body = {"package": pkg, "mutants": dict(sorted(results.items()))}
-    (RESULTS / f"{pkg}.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    tmp = RESULTS / f".{pkg}.json.tmp"
+    tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(RESULTS / f"{pkg}.json")
 
 
 def select(pkg: str, sample: int, seed: int, shard: tuple[int, int]) -> list[Mutant]:
@@ -316,18 +392,19 @@ def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> 
     shas = {rel: _sha(rel) for rel in files}
     todo = [m for m in mutants if force or results.get(m.id, {}).get("sha") != shas[m.file]]
     print(f"{pkg}: {len(mutants)} selected, {len(todo)} to run", flush=True)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=ROOT, check=False).stdout.strip()  # fmt: skip
     overlay = Overlay()
+    cmap: covmap.CovMap | None = None  # built at the first mutant the vectors do not kill
+    t_test = 0.0
     try:
         overlay.apply(None, files)
         t0 = time.monotonic()
         base_v, _ = run_vectors(overlay, semantics, 60.0)
         t_vec = time.monotonic() - t0
-        t0 = time.monotonic()
-        base_t = run_tests(overlay, tests, 900.0)
-        t_test = time.monotonic() - t0
-        if base_v != "pass" or base_t != "pass":
-            sys.exit(f"baseline is not green (vectors {base_v}, tests {base_t}): fix that first")
-        print(f"baseline: vectors {t_vec:.1f}s, tests {t_test:.1f}s", flush=True)
+        if base_v != "pass":
+            sys.exit(f"baseline is not green (vectors {base_v}): fix that first")
+        print(f"baseline: vectors {t_vec:.1f}s", flush=True)
         start = time.monotonic()
         for k, m in enumerate(todo):
             if time.monotonic() - start > budget:
@@ -336,17 +413,30 @@ def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> 
             overlay.apply(m, files)
             t0 = time.monotonic()
             verdict, killing = run_vectors(overlay, semantics, max(10.0, 3 * t_vec))
-            by = "vectors"
+            by, test = "vectors", None
             if verdict == "pass":
-                verdict, by = run_tests(overlay, tests, 3 * t_test + 30), "tests"
+                if cmap is None:  # The unmutated subset, once: green, timed, and mapped.
+                    overlay.apply(None, files)
+                    cmap, t_test = coverage_map(overlay, tests, 900.0)
+                    print(f"baseline: tests (coverage map) {t_test:.1f}s", flush=True)
+                    overlay.apply(m, files)
+                    t0 = time.monotonic()
+                by, limit = "tests", 3 * t_test + 30
+                chosen = covmap.tests_for(cmap, m.file, m.line, m.last)
+                verdict = "pass"
+                if chosen:
+                    verdict, test = run_tests(overlay, chosen, limit)
+                if verdict == "pass":  # The whole subset decides a survivor.
+                    verdict, test = run_tests(overlay, tests, limit)
                 verdict = "survived" if verdict == "pass" else verdict
             results[m.id] = {"sha": shas[m.file], "line": m.line, "desc": m.desc,
                              "replacement": m.text[:120], "verdict": verdict,
                              "killed_by": by if verdict == "killed" else None,
-                             "vectors": killing,
+                             "vectors": killing, "test": test, "commit": head,
                              "seconds": round(time.monotonic() - t0, 1)}  # fmt: skip
-            print(f"[{k + 1}/{len(todo)}] {m.id}: {verdict} {by} {len(killing)}", flush=True)
-            _save(pkg, results)
+            print(f"[{k + 1}/{len(todo)}] {m.id}: {verdict} {by} {len(killing)} {test or ''}",
+                  flush=True)  # fmt: skip
+            _save(pkg, {m.id: results[m.id]})
     finally:
         overlay.close()
 

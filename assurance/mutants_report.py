@@ -3,6 +3,7 @@ the other files don't (``python -m assurance.mutants report``; docs/assurance.md
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 
 from assurance.mutants import ROOT, _load, _sha, generate, package_files, vector_files
@@ -21,14 +22,24 @@ def equivalents() -> dict[str, str]:
     return out
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a proportion ``k`` of ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def report(pkgs: list[str]) -> str:
     """Markdown: per-package counts, then the kill matrix over all the packages' results."""
     eq = equivalents()
     files = vector_files()
     lines = [
         "| package | generated | run | killed (vectors / tests only) | survived | equivalent "
-        "| timed out | score | stale |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| timed out | score | 95% interval | commits | stale |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     kills: dict[str, set[str]] = defaultdict(set)
     survivors: list[str] = []
@@ -57,15 +68,22 @@ def report(pkgs: list[str]) -> str:
                 kills[files.get(str(vid), "(harness start-up)")].add(mid)
         decided = c["killed"] + c["survived"] + c["timeout"]
         score = f"{100 * (c['killed'] + c['timeout']) / decided:.1f}%" if decided else "-"
+        low, high = wilson(c["killed"] + c["timeout"], decided)
+        interval = f"{100 * low:.1f}-{100 * high:.1f}%" if decided else "-"
+        commits = ", ".join(sorted({str(r.get("commit") or "earlier") for r in res.values()}))
         lines.append(
             f"| {pkg} | {len(ids)} | {len(res)} | {c['killed']} ({c['by-vectors']} / "
             f"{c['by-tests']}) | {c['survived']} | {c['equivalent']} | {c['timeout']} | {score} "
-            f"| {stale} |"
+            f"| {interval} | {commits} | {stale} |"
         )
     lines += [
         "",
-        "Score = (killed + timed out) / (run - equivalent). Stale: results for a file that has"
-        " changed since (not counted; a re-run decides them again).",
+        "Score = (killed + timed out) / (run - equivalent); the interval is Wilson's 95% score"
+        " interval of that proportion over the sample. Commits: the branch HEAD each counted"
+        " result was measured at (a result counts only while its file's SHA-256 is unchanged;"
+        " 'earlier': a previous session's run, on a file identical to the one counted now)."
+        " Stale: results for a file that has changed since (not counted; a re-run decides them"
+        " again).",
         "",
     ]
     lines += ["| vector file | mutants killed | killed by no other file |", "| --- | --- | --- |"]
@@ -87,4 +105,4 @@ def report(pkgs: list[str]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["equivalents", "report"]
+__all__ = ["equivalents", "report", "wilson"]

@@ -37,3 +37,44 @@ def test_frozen_object_keeps_a_view_it_is_given() -> None:
     view = frozen_object({"a": None})
     assert frozen_object(view) is view
     assert dict(view) == {"a": None}
+
+
+# Dataclasses that are mutable on purpose: per-dispatch bookkeeping, never handed out as values.
+_MUTABLE = {"mcp_touchstone.mrtr._context.RoundState", "mcp_touchstone.mrtr._client._Slot"}
+# Compared by identity on purpose: a compiled regex has no meaningful equality.
+_IDENTITY_EQ = {"mcp_touchstone.scope._regex.RustRegex"}
+
+
+def _core_dataclasses() -> list[type]:
+    import importlib
+    import pkgutil
+
+    import mcp_touchstone
+
+    found: list[type] = []
+    for info in pkgutil.walk_packages(mcp_touchstone.__path__, "mcp_touchstone."):
+        if info.name.split(".")[1] not in {"scope", "visibility", "mrtr"}:
+            continue
+        module = importlib.import_module(info.name)
+        for obj in vars(module).values():
+            if (
+                isinstance(obj, type)
+                and obj.__module__ == info.name
+                and "__dataclass_params__" in obj.__dict__
+            ):
+                found.append(obj)
+    return found
+
+
+def test_core_dataclasses_are_frozen_slotted_values() -> None:
+    """Every dataclass of the three semantic cores is frozen, slotted and compared by value,
+    but for the two named bookkeeping records and the compiled regex (kills every
+    ``frozen=True``/``slots=True``/``eq=False`` flip in their decorators)."""
+    classes = _core_dataclasses()
+    assert len(classes) >= 40  # the walk found the cores (scope's records are _record.py classes)
+    for cls in classes:
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        params = cls.__dataclass_params__  # type: ignore[attr-defined]
+        assert params.frozen is (name not in _MUTABLE), name
+        assert "__slots__" in cls.__dict__, name
+        assert params.eq is (name not in _IDENTITY_EQ), name

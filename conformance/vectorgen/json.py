@@ -502,6 +502,38 @@ HANDWRITTEN = {
     "json-fraction-digits-dropped",
 }
 
+# The edges of the surrogate ranges, stated by hand from serde_json's parse_unicode_escape: a
+# leading unit (D800-DBFF) must be followed at once by an escaped trailing unit (DC00-DFFF),
+# which it combines with; a trailing unit on its own, any other unit after a leading one, or a
+# leading unit followed by a non-\u escape is an error. Units just outside both ranges are plain
+# characters. Added to kill mutants of the layer's range checks (docs/assurance.md).
+SURROGATE_EDGES = [
+    ("json-surrogate-pair-lowest", '"\\ud800\\udc00"', '"\U00010000"', True),
+    ("json-surrogate-pair-highest", '"\\udbff\\udfff"', '"\U0010ffff"', True),
+    ("json-surrogate-pair-trailing-dfff", '"\\ud800\\udfff"', '"\U000103ff"', True),
+    ("json-surrogate-pair-leading-dbff", '"\\udbff\\udc00"', '"\U0010fc00"', True),
+    ("json-surrogate-below-leading-d7ff", '"\\ud7ff"', '"\ud7ff"', True),
+    ("json-surrogate-above-trailing-e000", '"\\ue000"', '"\ue000"', True),
+    ("json-surrogate-leading-then-leading", '"\\ud800\\udbff"', E, False),
+    ("json-surrogate-leading-then-e000", '"\\ud800\\ue000"', E, False),
+    ("json-surrogate-leading-then-d7ff", '"\\ud800\\ud7ff"', E, False),
+    ("json-surrogate-leading-then-short-escape", '"\\ud800\\n"', E, False),
+    ("json-surrogate-lone-trailing-dfff", '"\\udfff"', E, False),
+    ("json-surrogate-lone-leading-dbff", '"\\udbff"', E, False),
+]
+for _cid, _text, _exp, _ok in SURROGATE_EDGES:
+    cases.append(
+        (
+            _cid,
+            _text,
+            _exp,
+            ["JSON-STR-2"] if _ok else ["JSON-PARSE-3"],
+            ["EdgeCase"] if _ok else ["Malformed"],
+            "an edge of the surrogate ranges: " + ("decodes" if _ok else "an error"),
+        )
+    )
+    HANDWRITTEN.add(_cid)
+
 
 def files() -> dict[str, dict[str, Any]]:
     """The one file this generator writes, by path under the vector tree."""

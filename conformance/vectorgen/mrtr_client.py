@@ -784,6 +784,23 @@ def _params() -> list[dict[str, J]]:
         ["MRTR-CLIENT-2"],
         ["Meta"],
     )
+    seq_trace = ["tok", "tp", "ts", "bg", {"name": "x", "version": "1"}, None, None, "info", None]
+    typed_trace = {
+        "progressToken": "tok",
+        "traceparent": "tp",
+        "tracestate": "ts",
+        "baggage": "bg",
+        "io.modelcontextprotocol/logLevel": "info",
+    }
+    add(
+        "mrtr-client-meta-sequence-form-trace-kept",
+        "a _meta array's tracestate and baggage slots (3 and 4) are typed fields neva keeps",
+        call(_meta=[*seq_trace, None]),
+        call(_meta={**typed_trace, **meta(E)}),
+        call(_meta={**typed_trace, **meta(E)}, **tail),
+        ["MRTR-CLIENT-2"],
+        ["Meta"],
+    )
     add(
         "mrtr-client-meta-short-sequence-replaced",
         "a 2-slot _meta array fails the typed read (Option slots are not defaulted): replaced",

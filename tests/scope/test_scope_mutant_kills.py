@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
-from mcp_touchstone.scope import HOSTED_BEHAVIOUR, HostedBehaviour, OutOfScope
+import pytest
+
+from mcp_touchstone.scope import (
+    HOSTED_BEHAVIOUR,
+    AgUiEvent,
+    ArgumentFacts,
+    ConstraintError,
+    EventClassification,
+    HostedBehaviour,
+    InvalidEventError,
+    OutOfScope,
+    ScopeDecodeError,
+    TargetComponent,
+    constraint_matches,
+    decode_constraint,
+    decode_scope,
+)
+from mcp_touchstone.scope._agui import validate_event_boundary
+from mcp_touchstone.scope._arguments import path_has_prefix
+from mcp_touchstone.scope._regex import compile_rust_regex
+from mcp_touchstone.serde_json import JSON
 
 HB = HostedBehaviour
 
@@ -20,3 +40,111 @@ def test_out_of_scope_is_a_hashable_value() -> None:
     scope/_matcher.py:65 frozen=True -> False, which would make it unhashable)."""
     assert hash(OutOfScope()) == hash(OutOfScope())
     assert {OutOfScope(), OutOfScope()} == {OutOfScope()}
+
+
+def test_path_has_prefix_answers_a_bool_both_ways() -> None:
+    """``path_has_prefix`` is ``True`` for a segment-wise prefix after normalization and
+    ``False`` otherwise, a real bool either way (kills scope/_arguments.py:117 return None,
+    whose ``None`` passed every test that only asserted a falsy answer)."""
+    assert path_has_prefix("/data/./reports/q1.csv", "/data/reports") is True
+    assert path_has_prefix("/data\\reports", "/data/") is True
+    assert path_has_prefix("/data/reportsX", "/data/reports") is False
+    assert path_has_prefix("data/reports", "/data") is False  # relative vs absolute
+
+
+def test_constraint_matches_refuses_an_undecided_variant_by_its_tag() -> None:
+    """``constraint_matches`` on a variant outside the portable 8 answers Chio's refusal
+    ``portable kernel cannot safely evaluate <tag>`` whatever the arguments (SCOPE-CON-1,
+    SCOPE-CON-2; kills scope/_matcher.py:112 ``+`` -> ``-``, the message's concatenation)."""
+    facts = ArgumentFacts({"q": "abc"})
+    cases: list[tuple[str, JSON]] = [
+        ("regex_match", "x"),
+        ("seller_exact", "s"),
+        ("max_rows_returned", 0),
+    ]
+    for tag, value in cases:
+        got = constraint_matches(decode_constraint({"type": tag, "value": value}), facts)
+        assert got == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
+    assert constraint_matches(decode_constraint({"type": "max_length", "value": 3}), facts)
+
+
+def _agui_event(**changes: object) -> AgUiEvent:
+    fields: dict[str, object] = {
+        "event_id": "evt-test",
+        "agent_id": "agent-1",
+        "classification": EventClassification("submit"),
+        "payload": {"text": "hi"},
+        "session_id": "sess-1",
+        "target": TargetComponent("chat"),
+    }
+    return AgUiEvent(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_agui_boundary_errors_are_worded_exactly() -> None:
+    """SCOPE-AGUI-6: each boundary refusal's whole message, not a fragment of it (kills
+    scope/_agui.py:135 and the other boundary messages changed, which ``match=`` searches in
+    test_scope_agui.py let through)."""
+    unpadded = "must be unpadded and contain no control characters"
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"event_id": "  "}, "invalid event: event_id must be a non-empty string"),
+        ({"event_id": " e"}, f"invalid event: event_id {unpadded}"),
+        ({"agent_id": "a\x07"}, f"invalid event: agent_id {unpadded}"),
+        ({"session_id": "s "}, f"invalid event: session_id {unpadded}"),
+        (
+            {"target": TargetComponent(" ")},
+            "invalid event: target.component_type must be a non-empty string",
+        ),
+        (
+            {"target": TargetComponent("chat", " c")},
+            f"invalid event: target.component_id {unpadded}",
+        ),
+    ]
+    for changes, message in cases:
+        with pytest.raises(InvalidEventError) as exc:
+            validate_event_boundary(_agui_event(**changes))
+        assert str(exc.value) == message, changes
+    validate_event_boundary(_agui_event())
+
+
+def test_decode_refusals_are_worded_exactly() -> None:
+    """SCOPE-SHAPE-3, SCOPE-SHAPE-4: serde's whole messages for an unknown unit-enum variant
+    (the expected names joined by ``, ``) and for a value given to the unit variant
+    ``governed_intent_required`` (kills scope/_decode.py:146 and :338, their text changed)."""
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_scope({"grants": [{"server_id": "s", "tool_name": "t", "operations": ["exec"]}]})
+    assert str(exc.value) == (
+        "scope.grants[0].operations[0]: unknown variant `exec`, expected one of `invoke`, "
+        "`read_result`, `read`, `subscribe`, `get`, `delegate`"
+    )
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_constraint({"type": "governed_intent_required", "value": 5})
+    assert str(exc.value) == (
+        "constraint.value: invalid type: integer `5`, expected unit variant "
+        "Constraint::GovernedIntentRequired"
+    )
+
+
+def test_regex_with_a_lone_surrogate_is_api_misuse_said_plainly() -> None:
+    """A pattern no Rust ``String`` can hold is a ``ValueError`` saying why (kills
+    scope/_regex.py:62, the message changed)."""
+    message = "regex pattern is not valid Unicode text (lone surrogate)"
+    with pytest.raises(ValueError, match=r"^regex pattern is not valid") as exc:
+        compile_rust_regex("a\ud800")
+    assert str(exc.value) == message
+
+
+def test_model_metadata_enum_refusals_name_their_type() -> None:
+    """SCOPE-HOSTED-MODEL: a non-string, non-map ``provenance_class`` or ``safety_tier`` is
+    refused with serde's invalid-type message, which here names the enum (kills
+    scope/_hosted_decode.py:30, the type name changed)."""
+    from mcp_touchstone.scope._hosted_decode import decode_model_metadata
+
+    for field, name in (
+        ("provenance_class", "ProvenanceEvidenceClass"),
+        ("safety_tier", "ModelSafetyTier"),
+    ):
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_model_metadata({"model_id": "m", field: 5})
+        assert str(exc.value) == (
+            f"model_metadata.{field}: invalid type: integer `5`, expected string or map ({name})"
+        )

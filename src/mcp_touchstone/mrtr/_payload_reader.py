@@ -185,6 +185,21 @@ class PayloadReader:
         self.skip_string()
         self.expect(b":", "an object")
 
+    def skip_literal(self, word: bytes) -> None:
+        """Skip ``true``/``false``/``null`` as serde_json's ``parse_ident`` reads it: byte by
+        byte after the first, failing ``expected ident`` at the first byte that differs, or
+        ``EOF while parsing a value`` at the end of the input."""
+        data, start = self.data, self.pos
+        if data.startswith(word, start):
+            self.pos = start + len(word)
+            return
+        for i in range(start + 1, start + len(word)):
+            if i >= len(data):
+                raise self.error("EOF while parsing a value", len(data))
+            if data[i] != word[i - start]:
+                raise self.error("expected ident", i)
+        raise AssertionError("unreachable: the word matched")  # pragma: no cover
+
     def skip_value(self, depth: int, *, limited: bool = True) -> None:
         """Skip one value syntactically, iteratively (no Python recursion).
 
@@ -203,12 +218,7 @@ class PayloadReader:
             elif b in b"-0123456789":
                 self.skip_number()
             elif b in b"tfn":
-                for word in (b"true", b"false", b"null"):
-                    if self.data.startswith(word, self.pos):
-                        self.pos += len(word)
-                        break
-                else:
-                    raise self.error("expected ident", self.pos + 1)
+                self.skip_literal(b"true" if b == 0x74 else b"false" if b == 0x66 else b"null")
             elif b in (0x7B, 0x5B):
                 if limited and depth + len(stack) + 1 >= _MAX_DEPTH:
                     raise self.error("recursion limit exceeded")
