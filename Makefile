@@ -70,15 +70,16 @@ vectors: $(STAMP_PROOFS)
 
 ## conformance: what an SDK team's CI runs, against our own harnesses: lint the vectors, the Node
 ## harness with its baseline, the planted-bug variant (must fail), a short DRT run (the planted-bug
-## DRT run is seeded: whether a random search meets the bug depends on the seed; seed 0 does; the
-## baseline's vectors are left out of the corpus DRT mutates, as an SDK team would run it).
+## DRT run is seeded and focused on the SCOPE-PATH vectors (CONF-DRT-4), and its candidate must be
+## a path_prefix case; the baseline's vectors are left out of the corpus DRT mutates, as an SDK team
+## would run it).
 NODE_HARNESS := node conformance/harnesses/node/harness.js
 conformance: $(STAMP_DEV)
 	$(BIN)/touchstone vectors lint
 	$(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json --format markdown
 	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone run --impl "$(NODE_HARNESS)" --expected-failures conformance/harnesses/node/baseline.json > /dev/null; then echo "the planted bug was not caught"; exit 1; else echo "planted bug caught (exit 1, as it must be)"; fi
 	$(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation visibility.is_visible --examples 300 --expected-failures conformance/harnesses/node/baseline.json
-	@if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation scope.resolve_matching_grants --examples 3000 --seed 0 --expected-failures conformance/harnesses/node/baseline.json; then echo "drt missed the planted bug"; exit 1; else echo "drt found and shrank the planted bug (exit 1, as it must)"; fi
+	@out=$$(mktemp); if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation scope.resolve_matching_grants --examples 3000 --seed 0 --expected-failures conformance/harnesses/node/baseline.json --rule SCOPE-PATH --out $$out; then echo "drt missed the planted bug"; exit 1; fi; grep -q '"path_prefix"' $$out || { echo "drt's candidate is not the planted path_prefix bug"; exit 1; }; rm -f $$out; echo "drt found and shrank the planted bug (exit 1, as it must; the candidate is a path_prefix case)"
 	$(BIN)/touchstone drt --operation scope.resolve_matching_grants --examples 300
 
 ## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).

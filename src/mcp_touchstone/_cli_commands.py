@@ -321,6 +321,23 @@ def _cmd_drt(args: argparse.Namespace) -> int:
                 f"{known.operations[args.operation]}"
             )
         leave_out = frozenset(known.ids)
+    if args.rule:
+        from mcp_touchstone.conformance import default_vectors_dir, load_vectors
+
+        root = default_vectors_dir()
+        corpus = [] if root is None else load_vectors(root)
+        off = frozenset(
+            v.id
+            for v in corpus
+            if v.operation == args.operation
+            and not any(r.startswith(tuple(args.rule)) for r in v.rules)
+        )
+        if all(v.id in off or v.operation != args.operation for v in corpus):
+            raise _UsageError(
+                f"drt: no shipped {args.operation} vector cites a rule starting with "
+                + " or ".join(args.rule)
+            )
+        leave_out |= off
     try:
         result = run_drt(
             command,
@@ -475,6 +492,12 @@ def _parser() -> argparse.ArgumentParser:
         "--expected-failures",
         metavar="FILE",
         help="baseline: its vectors are left out of the corpus the inputs are mutated from",
+    )
+    d.add_argument(
+        "--rule",
+        action="append",
+        metavar="PREFIX",
+        help="seed the search only from vectors citing a rule id starting with PREFIX (repeatable)",
     )
     d.set_defaults(func=_cmd_drt)
     _add_audit(sub)

@@ -16,7 +16,7 @@ from mcp_touchstone._cli import main
 from mcp_touchstone.conformance import _baseline
 from mcp_touchstone.conformance._drt import run_drt
 from mcp_touchstone.conformance._strategies import MAX_BYTES, operations, pool
-from mcp_touchstone.conformance._vectors import load_file
+from mcp_touchstone.conformance._vectors import load_file, load_tree
 from mcp_touchstone.harness import reference_operations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,8 +127,16 @@ def test_planted_bug_is_found_and_shrunk(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("TOUCHSTONE_NODE_PLANT", "path-prefix")
     # As `make conformance` runs it: seeded, with the harness's baseline left out of the corpus
     # (with other seeds the search may first meet one of the harness's real differences).
+    # Focused on the SCOPE-PATH vectors (CONF-DRT-4), as `make conformance` runs it: unfocused, the
+    # search can first meet a real Node difference outside its baseline.
     known = frozenset(_baseline.load(BASELINE).ids)
-    result = run_drt(NODE, "scope.resolve_matching_grants", examples=3000, seed=0, leave_out=known)
+    operation = "scope.resolve_matching_grants"
+    off = frozenset(
+        v.id
+        for v in load_tree(ROOT / "conformance" / "vectors")
+        if v.operation == operation and not any(r.startswith("SCOPE-PATH") for r in v.rules)
+    )
+    result = run_drt(NODE, operation, examples=3000, seed=0, leave_out=known | off)
     candidate = result.candidate
     assert candidate is not None
     assert candidate["origin"] == "drt-shrunk"
@@ -191,3 +199,27 @@ def test_edited_inputs_read_back_unchanged() -> None:
             data = bytes((i * 37 + k * 101) % 256 for k in range(MAX_BYTES))
             text = serde_json.to_string_ordered(found.decode(data))
             assert serde_json.to_string_ordered(serde_json.from_str(text)) == text
+
+
+def test_rule_focus_citing_nothing_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """CONF-DRT-4: a ``--rule`` no shipped vector of the operation cites is exit 2, said plainly."""
+    code = main(["drt", "--operation", "scope.resolve_matching_grants", "--rule", "NO-SUCH-RULE"])
+    assert code == 2
+    assert "no shipped scope.resolve_matching_grants vector cites a rule starting with" in (
+        capsys.readouterr().err
+    )
+
+
+def test_rule_focus_seeds_the_search_from_the_cited_vectors_only() -> None:
+    """CONF-DRT-4: the focused corpus is the operation's vectors citing the prefix, no other."""
+    operation = "scope.resolve_matching_grants"
+    vectors = [v for v in load_tree(ROOT / "conformance" / "vectors") if v.operation == operation]
+    off = frozenset(v.id for v in vectors if not any(r.startswith("SCOPE-PATH") for r in v.rules))
+    focused = pool(operation, off)
+    assert focused is not None
+    citing = {
+        serde_json.to_string_ordered(v.input)
+        for v in vectors
+        if any(r.startswith("SCOPE-PATH") for r in v.rules)
+    }
+    assert {serde_json.to_string_ordered(b) for b in focused.bases} == citing
