@@ -27,6 +27,7 @@ from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
     CLIENT_CAPABILITIES_KEY,
+    META_FIELDS,
     MRTR_METHODS,
     MetaError,
     _check_client_info,  # neva's `Implementation` read, shared with clientInfo
@@ -169,19 +170,6 @@ def _progress_token(value: JSON) -> JSON:
     return value
 
 
-_META_ORDER = (
-    "progressToken",
-    "traceparent",
-    "tracestate",
-    "baggage",
-    "io.modelcontextprotocol/clientInfo",
-    "inputResponses",
-    "requestState",
-    "io.modelcontextprotocol/logLevel",
-    "io.modelcontextprotocol/protocolVersion",
-    CLIENT_CAPABILITIES_KEY,
-)
-"""``RequestParamsMeta``'s fields in declared order (the serde sequence form's slots)."""
 _KEPT = (
     "progressToken",
     "traceparent",
@@ -205,7 +193,7 @@ def _typed_meta(params: JSON) -> dict[str, JSON]:
     if isinstance(raw, dict):
         members = raw
     elif isinstance(raw, list):
-        members = dict(zip(_META_ORDER, raw, strict=False))
+        members = dict(zip(META_FIELDS, raw, strict=False))
     else:
         return {}
     token = members.get("progressToken")

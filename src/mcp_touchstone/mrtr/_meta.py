@@ -19,6 +19,7 @@ from mcp_touchstone.serde_json import JSON
 
 __all__ = [
     "CLIENT_CAPABILITIES_KEY",
+    "META_FIELDS",
     "MRTR_METHODS",
     "MetaError",
     "MetaReading",
@@ -87,7 +88,7 @@ def _check_progress_token(value: JSON) -> None:
     raise MetaError(f"invalid type: {unexpected(value)}, expected {_PROGRESS_TOKEN_EXPECTED}")
 
 
-_META_FIELDS = (
+META_FIELDS = (
     "progressToken",
     "traceparent",
     "tracestate",
@@ -99,7 +100,8 @@ _META_FIELDS = (
     "io.modelcontextprotocol/protocolVersion",
     CLIENT_CAPABILITIES_KEY,
 )
-"""``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``)."""
+"""``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``); also the slots
+of its serde sequence form, which the client's typed read walks."""
 _META_DEFAULTED = frozenset({"inputResponses", "requestState"})
 _ICON_THEMES = ("dark", "light")
 
@@ -185,7 +187,7 @@ def parse_request_meta(value: JSON) -> RequestMeta:
     or serde's sequence form of the struct); any malformed modelled field fails the whole
     parse (MRTR-RETRY-4). The message is serde's for the first failing member in sorted key
     order (the params read of MRTR-ROUND-3 reports it)."""
-    meta = struct_members(value, "RequestParamsMeta", _META_FIELDS, MetaError, _META_DEFAULTED)
+    meta = struct_members(value, "RequestParamsMeta", META_FIELDS, MetaError, _META_DEFAULTED)
     order = sorted(meta) if isinstance(value, dict) else list(meta)
     capabilities: ClientMrtrCapabilities | None = None
     for key in order:
