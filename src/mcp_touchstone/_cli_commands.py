@@ -302,7 +302,7 @@ def _cmd_vectors(args: argparse.Namespace) -> int:
 
 
 def _cmd_drt(args: argparse.Namespace) -> int:
-    from mcp_touchstone.conformance._drt import DrtError, run_drt
+    from mcp_touchstone.conformance._drt import DrtError, outside_rules, run_drt
     from mcp_touchstone.conformance._report import short
 
     command = _command(args.impl)
@@ -322,22 +322,10 @@ def _cmd_drt(args: argparse.Namespace) -> int:
             )
         leave_out = frozenset(known.ids)
     if args.rule:
-        from mcp_touchstone.conformance import default_vectors_dir, load_vectors
-
-        root = default_vectors_dir()
-        corpus = [] if root is None else load_vectors(root)
-        off = frozenset(
-            v.id
-            for v in corpus
-            if v.operation == args.operation
-            and not any(r.startswith(tuple(args.rule)) for r in v.rules)
-        )
-        if all(v.id in off or v.operation != args.operation for v in corpus):
-            raise _UsageError(
-                f"drt: no shipped {args.operation} vector cites a rule starting with "
-                + " or ".join(args.rule)
-            )
-        leave_out |= off
+        try:
+            leave_out |= outside_rules(args.operation, args.rule)
+        except DrtError as exc:
+            raise _UsageError(f"drt: {exc}") from None
     try:
         result = run_drt(
             command,

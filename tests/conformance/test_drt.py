@@ -14,7 +14,7 @@ import pytest
 from mcp_touchstone import serde_json
 from mcp_touchstone._cli import main
 from mcp_touchstone.conformance import _baseline
-from mcp_touchstone.conformance._drt import run_drt
+from mcp_touchstone.conformance._drt import outside_rules, run_drt
 from mcp_touchstone.conformance._strategies import MAX_BYTES, operations, pool
 from mcp_touchstone.conformance._vectors import load_file, load_tree
 from mcp_touchstone.harness import reference_operations
@@ -131,11 +131,7 @@ def test_planted_bug_is_found_and_shrunk(tmp_path: Path, monkeypatch: pytest.Mon
     # search can first meet a real Node difference outside its baseline.
     known = frozenset(_baseline.load(BASELINE).ids)
     operation = "scope.resolve_matching_grants"
-    off = frozenset(
-        v.id
-        for v in load_tree(ROOT / "conformance" / "vectors")
-        if v.operation == operation and not any(r.startswith("SCOPE-PATH") for r in v.rules)
-    )
+    off = outside_rules(operation, ["SCOPE-PATH"])
     result = run_drt(NODE, operation, examples=3000, seed=0, leave_out=known | off)
     candidate = result.candidate
     assert candidate is not None
@@ -214,8 +210,7 @@ def test_rule_focus_seeds_the_search_from_the_cited_vectors_only() -> None:
     """CONF-DRT-4: the focused corpus is the operation's vectors citing the prefix, no other."""
     operation = "scope.resolve_matching_grants"
     vectors = [v for v in load_tree(ROOT / "conformance" / "vectors") if v.operation == operation]
-    off = frozenset(v.id for v in vectors if not any(r.startswith("SCOPE-PATH") for r in v.rules))
-    focused = pool(operation, off)
+    focused = pool(operation, outside_rules(operation, ["SCOPE-PATH"]))
     assert focused is not None
     citing = {
         serde_json.to_string_ordered(v.input)

@@ -289,6 +289,26 @@ def candidate_vector(
     }
 
 
+def outside_rules(operation: str, prefixes: Sequence[str]) -> frozenset[str]:
+    """The ids of ``operation``'s shipped vectors citing no rule id that starts with one of
+    ``prefixes``: left out of the corpus, they focus a search on the rest (CONF-DRT-4).
+    :class:`DrtError` when no vector of ``operation`` cites such a rule."""
+    from mcp_touchstone.conformance import default_vectors_dir
+    from mcp_touchstone.conformance._vectors import load_file
+
+    root = default_vectors_dir()
+    semantic = operation.split(".", maxsplit=1)[0]
+    paths = [] if root is None else sorted(root.glob(f"{semantic}/*.json"))
+    mine = [v for path in paths for v in load_file(path) if v.operation == operation]
+    wanted = tuple(prefixes)
+    off = frozenset(v.id for v in mine if not any(r.startswith(wanted) for r in v.rules))
+    if len(off) == len(mine):
+        raise DrtError(
+            f"no shipped {operation} vector cites a rule starting with " + " or ".join(wanted)
+        )
+    return off
+
+
 def run_drt(
     command: Sequence[str],
     operation: str,
