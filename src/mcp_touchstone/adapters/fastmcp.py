@@ -272,7 +272,8 @@ class TouchstoneMiddleware(Middleware):
         judged = name
         if tool is None and hashed is not None:
             tool = await fctx.fastmcp.get_tool_by_hash(*hashed)
-            judged = name if tool is None else tool.name
+            if tool is not None:
+                judged = tool.name
         if tool is None:
             return await call_next(context)
         if not self._sees(self._asker(context), ComponentKind.TOOL, tool):
