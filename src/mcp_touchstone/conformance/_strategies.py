@@ -40,6 +40,7 @@ from typing import overload
 from hypothesis import strategies as st
 
 from mcp_touchstone import serde_json
+from mcp_touchstone.conformance._json_paths import Path, delete, get, paths, update
 from mcp_touchstone.conformance._vectors import default_vectors_dir, load_file
 from mcp_touchstone.serde_json import JSON
 
@@ -279,70 +280,6 @@ class _Bytes:
         return ((self.byte() << 8) | self.byte()) % n
 
 
-Path = tuple[str | int, ...]
-
-
-def _paths(value: JSON) -> list[Path]:
-    """Every node's path, pre-order (the root first)."""
-    out: list[Path] = [()]
-    _add_paths(value, (), out)
-    return out
-
-
-def _add_paths(node: JSON, path: Path, out: list[Path]) -> None:
-    if isinstance(node, dict):
-        for key, item in node.items():
-            here = (*path, key)
-            out.append(here)
-            if isinstance(item, dict | list) and item:
-                _add_paths(item, here, out)
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            here = (*path, i)
-            out.append(here)
-            if isinstance(item, dict | list) and item:
-                _add_paths(item, here, out)
-
-
-def _get(value: JSON, path: Path) -> JSON:
-    for step in path:
-        value = value[step]  # type: ignore[index]  # path came from _paths over this value
-    return value
-
-
-def _update(value: JSON, path: Path, change: Callable[[JSON], JSON]) -> JSON:
-    """``value`` with the node at ``path`` replaced by ``change(node)``, copying only the
-    containers along the path."""
-    if not path:
-        return change(value)
-    step, rest = path[0], path[1:]
-    if isinstance(value, dict) and isinstance(step, str):
-        out = dict(value)
-        out[step] = _update(value[step], rest, change)
-        return out
-    if isinstance(value, list) and isinstance(step, int):
-        items = list(value)
-        items[step] = _update(value[step], rest, change)
-        return items
-    return value
-
-
-def _delete(value: JSON, path: Path) -> JSON:
-    """``value`` without the member or element at ``path`` (the root stays)."""
-    if not path:
-        return value
-    *parent, last = path
-
-    def without(container: JSON) -> JSON:
-        if isinstance(container, dict):
-            return {k: v for k, v in container.items() if k != last}
-        if isinstance(container, list) and isinstance(last, int):
-            return container[:last] + container[last + 1 :]
-        return container
-
-    return _update(value, tuple(parent), without)
-
-
 class Drawn:
     """One drawn input: the byte string Hypothesis chose, the input's JSON text (keys in
     order, written once) and the input; shown by its text, cut short."""
@@ -387,27 +324,27 @@ class _Pool:
             head = src.byte()
             kind, high = head % 4, head // 4
             if edit == 0:
-                paths = self._base_paths.get(base) or self._base_paths.setdefault(
-                    base, _paths(value)
+                nodes = self._base_paths.get(base) or self._base_paths.setdefault(
+                    base, paths(value)
                 )
             else:
-                paths = _paths(value)
-            path = paths[src.byte() % len(paths)]
+                nodes = paths(value)
+            path = nodes[src.byte() % len(nodes)]
             low = src.byte()
             if kind == 0:  # replace with a quirk: half the time a hand-written one
                 if high < 32:
                     quirk = self.quirks[low % self.hand]
                 else:
                     quirk = self.quirks[(((high - 32) << 8) | low) % len(self.quirks)]
-                value = _update(value, path, functools.partial(_replace, quirk))
+                value = update(value, path, functools.partial(_replace, quirk))
             elif kind == 1:  # tweak in place
-                value = _update(value, path, functools.partial(_tweak, b=low))
+                value = update(value, path, functools.partial(_tweak, b=low))
             elif kind == 2:  # delete (the root stays)
-                value = _delete(value, path)
+                value = delete(value, path)
             else:  # insert a quirk into an array or under a key of an object
                 quirk = self.quirks[low % len(self.quirks)]
                 key = self.keys[high % len(self.keys)]
-                value = _update(value, path, functools.partial(_insert, key=key, item=quirk))
+                value = update(value, path, functools.partial(_insert, key=key, item=quirk))
         return value
 
 
@@ -428,8 +365,8 @@ def _harvest(inputs: Sequence[JSON]) -> tuple[list[JSON], list[str]]:
     seen: dict[str, JSON] = {}
     keys: dict[str, None] = {}
     for value in inputs:
-        for path in _paths(value):
-            node = _get(value, path)
+        for path in paths(value):
+            node = get(value, path)
             if isinstance(node, dict):
                 keys.update(dict.fromkeys(node))
             text = serde_json.to_string_ordered(node)
