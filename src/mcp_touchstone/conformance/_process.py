@@ -58,7 +58,12 @@ class Lines:
         return line
 
     def _read(self, deadline: float) -> bool:
-        """One read: ``True`` when it ended the wait (complete lines queued, or end of output)."""
+        """One read: ``True`` when it ended the wait (complete lines queued, or end of output).
+        An incomplete line already over the cap is reported before anything more is read."""
+        if self._part_size > self._max:
+            self._part, self._part_size = [], 0
+            self._skipping = True
+            raise LineTooLongError(self._max)
         left = deadline - time.monotonic()
         if left <= 0 or not self._sel.select(left):
             raise TimeoutError
@@ -69,10 +74,6 @@ class Lines:
             if not self._skipping:
                 self._part.append(chunk)
                 self._part_size += len(chunk)
-                if self._part_size > self._max:
-                    self._part, self._part_size = [], 0
-                    self._skipping = True
-                    raise LineTooLongError(self._max)
             return False
         pieces = chunk.split(b"\n")
         rest = pieces.pop()

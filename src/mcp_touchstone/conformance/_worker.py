@@ -195,15 +195,11 @@ class Worker:
 
 
 def request_line(seq: int, vector: Vector) -> bytes:
-    """The ``run`` request for a case, as ``serde_json.to_string_ordered`` writes
-    ``{"cmd": "run", "seq": seq, "case": {"operation": ..., "input": ...}}``: the input
-    unchanged, object key order included (VEC-CASE-1; turbomcp builds serde_json with
-    preserve_order, so order can change answers).  The request's fixed keys are spliced around
-    the input's own text rather than serialized again for every case (CONF-PERF-2)."""
-    operation = serde_json.to_string_ordered(vector.operation)
-    value = serde_json.to_string_ordered(vector.input)
-    text = f'{{"cmd":"run","seq":{seq},"case":{{"operation":{operation},"input":{value}}}}}\n'
-    return text.encode()
+    """The ``run`` request for a case: the input goes out unchanged, object key order included
+    (VEC-CASE-1; turbomcp builds serde_json with preserve_order, so order can change answers)."""
+    case: dict[str, JSON] = {"operation": vector.operation, "input": vector.input}
+    request: dict[str, JSON] = {"cmd": "run", "seq": seq, "case": case}
+    return serde_json.to_string_ordered(request).encode("utf-8") + b"\n"
 
 
 def _feed(stdin: IO[bytes], cases: Sequence[Case]) -> None:
