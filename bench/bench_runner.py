@@ -175,6 +175,10 @@ def main() -> None:
         f"  regex::Regex::new refusing the 4 compile-limit patterns: {regex_s:.3f} s CPU, "
         f"{100 * regex_s / once_impl:.0f}% of the implementation's CPU over the suite once"
     )
+    for key in ("once_jobs1", "once_jobs2", "repeated_jobs1", "repeated_jobs2"):
+        rate = figures["after"][key]["vectors_per_s"]
+        verdict = "met" if rate >= GOAL else "NOT met"
+        print(f"  goal {GOAL:,}/s, {key}: {rate:,.0f}/s, {verdict} at this load")
     print(f"  load average at the end: {load_average()} on {os.cpu_count()} cores")
     write_results("runner", figures)
 
