@@ -24,7 +24,7 @@ from mcp_touchstone.conformance._results import (
     Verdict,
 )
 from mcp_touchstone.conformance._vectors import Vector
-from mcp_touchstone.conformance._worker import Case, Cutoff, End, Worker
+from mcp_touchstone.conformance._worker import Cutoff, End, Share, Worker
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -91,7 +91,7 @@ def run_vectors(
             )
         announced = set(ops)
         sent = [v for v in vectors if v.operation in announced]
-        shares: list[list[Case]] = [[(s, sent[s]) for s in seqs] for seqs in deal(len(sent), jobs)]
+        shares = [Share(sent, seqs) for seqs in deal(len(sent), jobs)]
         cutoff = Cutoff(len(sent))
         cutoff.workers = workers
         outcomes: list[tuple[list[Result], End | None]] = [([], None)] * jobs
@@ -133,7 +133,7 @@ def _ticker(
 
 def _start_threads(
     workers: list[Worker],
-    shares: list[list[Case]],
+    shares: list[Share],
     timeout: float,
     *,
     cutoff: Cutoff,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -33,6 +33,21 @@ from mcp_touchstone.serde_json import JSON
 
 Case = tuple[int, Vector]
 """A case of the run: its ``seq`` (its position among the vectors sent) and its vector."""
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """The cases one worker answers: the vectors sent at ``seqs``.  Cases are made as they are
+    iterated, so a run holds no object per case beyond its result (thousands of long-lived
+    tuples cost the runner a full garbage collection, about 25 ms, CONF-PERF-2)."""
+
+    sent: Sequence[Vector]
+    seqs: range
+
+    def __iter__(self) -> Iterator[Case]:
+        sent = self.sent
+        for seq in self.seqs:
+            yield seq, sent[seq]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +116,7 @@ class Worker:
     def read_start(self, timeout: float) -> tuple[dict[str, JSON], list[str]]:
         return check_start(_parse(_read_line(self.lines, timeout, "start"), "start"))
 
-    def feed(self, cases: Sequence[Case]) -> None:
+    def feed(self, cases: Iterable[Case]) -> None:
         """Write the cases as ``run`` requests on a thread of its own, so that an implementation
         that answers while it reads can never block the reader (HARNESS-RUN-1)."""
         assert self.proc.stdin is not None
@@ -110,7 +125,7 @@ class Worker:
 
     def answers(
         self,
-        cases: Sequence[Case],
+        cases: Iterable[Case],
         timeout: float,
         cutoff: Cutoff,
         tick: Callable[[int], None] | None = None,
@@ -202,7 +217,7 @@ def request_line(seq: int, vector: Vector) -> bytes:
     return serde_json.to_string_ordered(request).encode("utf-8") + b"\n"
 
 
-def _feed(stdin: IO[bytes], cases: Sequence[Case]) -> None:
+def _feed(stdin: IO[bytes], cases: Iterable[Case]) -> None:
     try:
         for seq, vector in cases:
             stdin.write(request_line(seq, vector))
