@@ -64,6 +64,15 @@ class _Found(TouchstoneError):  # noqa: N818  # a signal that ends the search, n
     """The search met a difference."""
 
 
+def _as_double_reads(d: Drawn) -> Drawn:
+    """``d`` with its numbers as an IEEE-754 double holds them (CONF-DRT-5), same bytes."""
+    from mcp_touchstone.conformance import _strategies
+    from mcp_touchstone.conformance._js_numbers import as_double_reads
+
+    value = as_double_reads(d.value)
+    return _strategies.Drawn(d.data, _text(value), value)
+
+
 def _one_example(choice: bytes) -> Any:
     """An example database holding one entry: a single-choice example (the byte string a
     failing input was decoded from), so the shrink test starts from it.  It is offered as a
@@ -317,9 +326,11 @@ def run_drt(
     seed: int | None = None,
     timeout: float = 30.0,
     leave_out: frozenset[str] = frozenset(),
+    double_numbers: bool = False,
 ) -> DrtResult:
     """Search ``examples`` inputs of ``operation`` for a difference; shrink the first found.
-    ``leave_out``: vector ids (the implementation's baseline) kept out of the corpus."""
+    ``leave_out``: vector ids (the implementation's baseline) kept out of the corpus;
+    ``double_numbers``: every input's numbers as a double holds them (CONF-DRT-5)."""
     try:
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hypothesis_seed
@@ -339,6 +350,9 @@ def run_drt(
         groups = _strategies.drawn(operation, leave_out, GROUP)
     except ValueError as exc:
         raise DrtError(str(exc)) from None
+    if double_numbers:
+        strategy = strategy.map(_as_double_reads)
+        groups = groups.map(lambda group: [_as_double_reads(d) for d in group])
     # The reference answers over the wire too, as its own subprocess: the conformance tooling
     # never imports a semantic (tests/test_layering.py).  It runs beside the implementation:
     # both get a batch before either is read.
