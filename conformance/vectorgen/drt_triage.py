@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.vectorgen._common import envelope, grant, vector
-from conformance.vectorgen.mrtr import KEYS, NONCE, SOURCE, sha_b64, token
+from conformance.vectorgen.mrtr import KEYS, NONCE, SOURCE, opened, sha_b64, token
+from conformance.vectorgen.scope_decoding_binding import _binding as root_binding
 
 __all__ = ["files"]
 
@@ -189,23 +190,6 @@ def _refused(tag: str) -> dict[str, Json]:
     return {"error": {"kind": "constraint_error", "message": _REFUSED.format(tag)}}
 
 
-def _root_binding(algorithm: Json) -> dict[str, Json]:
-    body = {
-        "schema": "chio.cumulative-approval-root.v1",
-        "root_capability_id": "cap-1",
-        "root_capability_hash": "00",
-        "root_issuer": "aa",
-        "root_subject": "bb",
-        "root_scope_hash": "cc",
-        "root_grant_hash": "dd",
-        "approval_budget_id": "b",
-        "approval_budget_epoch": 1,
-        "threshold": _THRESHOLD,
-        "root_expires_at": 1900000000,
-    }
-    return {"body": body, "algorithm": algorithm, "signature": "ee"}
-
-
 def _cumulative(**fields: Json) -> dict[str, Json]:
     return {
         "threshold": _THRESHOLD,
@@ -250,7 +234,7 @@ def _scope_file() -> dict[str, Json]:
             ["SCOPE-SHAPE-3", "SCOPE-SHAPE-9", "SCOPE-CON-2"],
             ["Accepted"],
             _with_constraint(
-                _CUM, _cumulative(cumulative_approval_root_binding=_root_binding({"p256": None}))
+                _CUM, _cumulative(cumulative_approval_root_binding=root_binding({"p256": None}))
             ),
             _refused(_CUM),
         ),
@@ -336,26 +320,12 @@ def _scope_file() -> dict[str, Json]:
 _PLAIN = '{"answers":{},"requested":[],"memos":{},"effects":[],"exp":5,"req":"r","principal":null,"aud":null}'  # noqa: E501 - one token's plaintext, byte for byte
 
 
-def _opened() -> dict[str, Json]:
-    payload = {
-        "answers": {},
-        "requested": [],
-        "memos": {},
-        "effects": [],
-        "exp": 5,
-        "req": "r",
-        "principal": None,
-        "aud": None,
-    }
-    return {"payload": payload}
-
-
 def _open_file() -> dict[str, Json]:
     tok = token(_PLAIN.encode())
     req = "tools/call:" + sha_b64('{"name":"t"}')
     bound = _PLAIN.replace('"req":"r"', f'"req":"{req}"').replace('"exp":5', '"exp":1000')
     bound_tok = token(bound.encode())
-    bound_payload = {**_opened()["payload"], "exp": 1000, "req": req}
+    bound_payload = {**opened()["payload"], "exp": 1000, "req": req}
     check = {"method": "tools/call", "params": {"name": "t"}, "now": 1000, "max_state_bytes": 8192}
     tests = [
         vector(
@@ -364,7 +334,7 @@ def _open_file() -> dict[str, Json]:
             ["MRTR-HARNESS-2"],
             ["Contract"],
             {"token": tok, "keys": KEYS, "check": None},
-            _opened(),
+            opened(),
         ),
         vector(
             "mrtr-open-check-without-principal-audience",

@@ -13,25 +13,18 @@ from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._drt import run_drt
 from mcp_touchstone.conformance._js_numbers import as_double_reads
 from mcp_touchstone.harness import reference_operations
+from tests.conformance.test_node_harness import NODE_OPERATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = ROOT / "conformance" / "harnesses" / "node" / "harness.js"
 NODE = ["node", str(HARNESS)]
 BASELINE = ROOT / "conformance" / "harnesses" / "node" / "baseline.json"
-OPERATIONS = [
-    "scope.resolve_matching_grants",
-    "mrtr.request_binding",
-    "mrtr.input_responses_digest",
-    "mrtr.state.seal",
-    "mrtr.state.open",
-    "visibility.is_visible",
-]
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("operation", OPERATIONS)
+@pytest.mark.parametrize("operation", NODE_OPERATIONS)
 def test_unfocused_drt_finds_nothing_outside_the_baseline(operation: str) -> None:
     """CONF-DRT-5, CONF-NODE-1: seeded, unfocused DRT of each Node operation, with the baseline's
     vectors out of the corpus and numbers as a double holds them, finds no difference (what
@@ -43,7 +36,7 @@ def test_unfocused_drt_finds_nothing_outside_the_baseline(operation: str) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("operation", OPERATIONS)
+@pytest.mark.parametrize("operation", NODE_OPERATIONS)
 def test_what_drt_finds_otherwise_is_the_double_reading(operation: str) -> None:
     """CONF-DRT-5, CONF-NODE-1: without --js-numbers, a difference DRT finds against the Node
     harness is one a double's reading explains: its input changes when read as doubles, and the
