@@ -222,8 +222,20 @@ function readPayload(text) {
     if (e instanceof InvalidInput) return codeError(-32700, e.message);
     throw e;
   }
+  // MRTR-PAYLOAD-8: serde_json's recursion limit of 128 counts the payload's own container, so a
+  // typed field nests at most 126 levels (an ignored member has no limit).
+  if (nests(payload.answers, 126) || nests(payload.memos, 126)) {
+    return codeError(-32700, 'recursion limit exceeded');
+  }
   payload.effects.sort(codePointCompare);
   return { payload };
+}
+
+// Whether `value` nests containers more than `levels` deep (an empty one counts as a level).
+function nests(value, levels) {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((v) => nests(v, levels - 1));
 }
 
 function open(input) {
