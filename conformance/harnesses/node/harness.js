@@ -2,14 +2,19 @@
 // mcp-touchstone harness protocol v1, in Node.js with its standard library only.
 //
 // Written from spec/*.md and shared/protocol/harness-v1.md the way an SDK team would write it:
-// JSON.parse / JSON.stringify for the wire, node:crypto for SHA-256 and ChaCha20-Poly1305.
-// What this gets wrong against the reference is listed, with the reason, in baseline.json
-// (JavaScript has one number type: 1.0 reads as 1, integers above 2^53 lose digits, and
-// JSON.stringify formats floats its own way).
+// JSON.parse for the wire, serde_json's text layout written by hand (jsonText), serde's derived
+// decoders as small combinators (struct, unitEnum), node:crypto for SHA-256 and ChaCha20-Poly1305.
+// What this gets wrong against the reference is listed, with the reason, in baseline.json: all of
+// it is JSON.parse's reading (one number type: 1.0 reads as 1, integers above 2^53 lose digits; a
+// repeated key keeps its last value), which only a hand-written parser would avoid. DRT it with
+// `touchstone drt --js-numbers` (spec/conformance.md CONF-DRT-5).
+//
+// Length: one file of about 750 lines on purpose: a complete harness an SDK team can read and
+// copy whole (spec/conformance.md, "Run it against your SDK").
 //
 // TOUCHSTONE_NODE_PLANT=<bug> plants a deliberate bug (tests check the runner catches it):
 //   path-prefix  PathPrefix compares raw string prefixes (no segment boundary)
-//   digest       the answers digest hashes JSON.stringify without sorting keys
+//   digest       the answers digest hashes the responses without sorting keys
 'use strict';
 
 const crypto = require('node:crypto');
