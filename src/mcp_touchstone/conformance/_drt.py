@@ -8,7 +8,7 @@ that input *against the live implementation* (each shrink step is a new question
 the minimal case is written as a candidate vector with ``origin: drt-shrunk``, ready to paste
 into a vector file (CONF-DRT-1, CONF-DRT-2).
 
-Length: just over 400 lines: the two live sessions, the search, the shrink and the candidate are
+Length: about 490 lines: the two live sessions, the search, the shrink and the candidate are
 one run's parts and share its caches; splitting them would only move the closures apart.
 """
 
