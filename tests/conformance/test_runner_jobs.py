@@ -120,13 +120,18 @@ def test_a_fault_gives_the_same_report_at_any_job_count(
     results = report["results"]
     assert isinstance(results, list)
     verdicts = [r["verdict"] for r in results if isinstance(r, dict)]
-    if fault in {"crash", "stall"}:  # The rest of the run is errored, as one process leaves it.
-        assert verdicts == ["pass"] * 17 + ["error"] * (len(vectors) - 17)
-    else:  # Only that case is errored.
-        assert verdicts == ["pass"] * 17 + ["error"] + ["pass"] * (len(vectors) - 18)
+    # Only that case is errored: a crash or a stall restarts the implementation, which answers
+    # the rest (CONF-RESTART-1; before restarts, everything after a crash or a stall was errored).
+    assert verdicts == ["pass"] * 17 + ["error"] + ["pass"] * (len(vectors) - 18)
     if fault == "crash":
         assert report["exit_status"] == 3
         assert report["stderr_tail"] == "boom at seq 17\n"
+        crashed = results[17]
+        assert isinstance(crashed, dict)
+        assert crashed["message"] == (
+            "the implementation exited before answering this case (exit status 3); "
+            "its stderr ends: boom at seq 17"
+        )
 
 
 def test_processes_that_announce_differently_stop_the_run(

@@ -199,7 +199,7 @@ def test_issue14_d4_no_process_survives_a_passing_or_a_hung_run(tmp_path: Path) 
     hung_cmd, hung_pids = _pid_impl(hung_dir, "time.sleep(600)\n")
     report = run_vectors(vectors, hung_cmd, timeout=1)
     assert {r.verdict for r in report.results} == {Verdict.ERROR}
-    assert len(_read_pids(hung_pids)) == 3
+    assert len(_read_pids(hung_pids)) == 6  # Each hung case kills one and starts the next.
     assert _wait_dead(_read_pids(hung_pids)) == []
 
 
@@ -416,16 +416,17 @@ def test_issue14_friction_an_unknown_semantic_names_the_valid_ones() -> None:
 
 
 def test_issue14_friction_a_crashed_implementation_is_reported_once(tmp_path: Path) -> None:
-    """VEC-REPORT-3: cases left by an implementation that exited are one group, with its exit status
-    and the tail of its stderr shown once."""
+    """VEC-REPORT-3, CONF-RESTART-1: cases an implementation died on are one group (its message
+    naming the exit status and quoting its stderr), the cases left when restarts ran out another,
+    and the exit status and stderr tail of the first death are shown once."""
     body = 'sys.stderr.write("boom: the thing broke\\n"); sys.exit(3)\n'
     cmd = [sys.executable, str(_script(tmp_path, body))]
     vectors = _json_vectors()[:5]
     report = run_vectors(vectors, cmd, timeout=10)
     assert {r.verdict for r in report.results} == {Verdict.ERROR}
     text = render(report)
-    assert text.count("boom: the thing broke") == 1
-    assert "exit status 3" in text
-    assert text.count("ERROR ") == 1
-    assert "5 vectors" in text
+    assert text.count("boom: the thing broke") == 2  # in the group's message, in the tail
+    assert text.count("exited early: exit status 3") == 1
+    assert text.count("ERROR ") == 2
+    assert "4 vectors" in text  # the death at every case, RESTARTS_IN_A_ROW + 1 times
     assert json.loads(serde_json.to_string(to_json(report)))["conformant"] is False

@@ -86,8 +86,9 @@ def test_wrong_answers_fail_and_skips_are_not_passes(tmp_path: Path) -> None:
     assert "FAIL json-" in render(report)
 
 
-def test_implementation_dying_mid_run_errors_the_rest(tmp_path: Path) -> None:
-    """HARNESS-RUN-2: cases left unanswered by an implementation that exits are errored."""
+def test_implementation_dying_mid_run_is_restarted(tmp_path: Path) -> None:
+    """HARNESS-RUN-2, CONF-RESTART-1: the case an implementation exits on is errored and a fresh
+    process answers the next ones (before restarts, every case after the exit was errored)."""
     cmd = _fake(
         tmp_path,
         """
@@ -96,9 +97,11 @@ def test_implementation_dying_mid_run_errors_the_rest(tmp_path: Path) -> None:
         print(json.dumps({"seq": req["seq"], "errored": True, "message": "sorry"}), flush=True)
         """,
     )
-    report = run_vectors(_vectors()[:4], cmd, timeout=10)
-    assert [r.verdict for r in report.results] == [Verdict.ERROR] * 4
-    assert "exited" in report.results[2].message
+    report = run_vectors(_vectors()[:5], cmd, timeout=10)
+    assert [r.verdict for r in report.results] == [Verdict.ERROR] * 5
+    exited = "the implementation exited before answering this case (exit status 3)"
+    assert [r.message for r in report.results] == ["sorry", exited, "sorry", exited, "sorry"]
+    assert report.exit_status == 3
 
 
 def test_stalled_implementation_times_out(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from mcp_touchstone.conformance._process import MAX_LINE_BYTES, STDERR_TAIL_BYTES, Lines
+from mcp_touchstone.conformance._restarts import Ledger
 from mcp_touchstone.conformance._results import (
     LineTooLongError,
     NoAnswerError,
@@ -24,7 +25,7 @@ from mcp_touchstone.conformance._results import (
     Verdict,
 )
 from mcp_touchstone.conformance._vectors import Vector
-from mcp_touchstone.conformance._worker import Cutoff, End, Share, Worker
+from mcp_touchstone.conformance._worker import End, Share, Worker
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -92,16 +93,23 @@ def run_vectors(
         announced = set(ops)
         sent = [v for v in vectors if v.operation in announced]
         shares = [Share(sent, seqs) for seqs in deal(len(sent), jobs)]
-        cutoff = Cutoff(len(sent))
-        cutoff.workers = workers
+        ledger = Ledger(len(sent))
+        ledger.workers = list(workers)
         outcomes: list[tuple[list[Result], End | None]] = [([], None)] * jobs
         for w, share in zip(workers, shares, strict=True):
             w.feed(share)
         if jobs == 1:
-            outcomes[0] = workers[0].answers(shares[0], timeout, cutoff, _ticker(progress, sent))
+            tick = _ticker(progress, sent)
+            outcomes[0] = workers[0].answers(shares[0], timeout, ledger, starts[0], tick)
         else:
             threads = _start_threads(
-                workers, shares, timeout, cutoff=cutoff, outcomes=outcomes, failures=failures
+                workers,
+                shares,
+                timeout,
+                ledger=ledger,
+                outcomes=outcomes,
+                failures=failures,
+                start=starts[0],
             )
             _wait(threads, workers, len(sent), progress)
     except BaseException:  # ^C, SIGTERM, a start that failed: no waiting for a polite stop.
@@ -118,7 +126,12 @@ def run_vectors(
         if failure is not None:  # A reading thread failed: the run could not be made.
             raise failure
     return _merge(
-        vectors, sent=sent, start=(implementation, ops), workers=workers, outcomes=outcomes
+        vectors,
+        sent=sent,
+        start=(implementation, ops),
+        workers=workers,
+        outcomes=outcomes,
+        ledger=ledger,
     )
 
 
@@ -136,16 +149,17 @@ def _start_threads(
     shares: list[Share],
     timeout: float,
     *,
-    cutoff: Cutoff,
+    ledger: Ledger,
     outcomes: list[tuple[list[Result], End | None]],
     failures: list[BaseException | None],
+    start: tuple[dict[str, JSON], list[str]],
 ) -> list[threading.Thread]:
     """One reading thread per worker; each stops its worker when its share is read."""
 
     def read(index: int) -> None:
         worker = workers[index]
         try:
-            outcomes[index] = worker.answers(shares[index], timeout, cutoff)
+            outcomes[index] = worker.answers(shares[index], timeout, ledger, start)
         except BaseException as exc:  # Handed to the caller's thread, which raises it.
             failures[index] = exc
             for w in workers:
@@ -180,34 +194,35 @@ def _merge(
     start: tuple[dict[str, JSON], list[str]],
     workers: list[Worker],
     outcomes: list[tuple[list[Result], End | None]],
+    ledger: Ledger,
 ) -> Report:
-    """The workers' results in seq order, cut at the first case where one ended the run: from
-    there on every case is errored with that worker's message, as a single process would have
-    left them; a protocol break there is raised (HARNESS-RUN-2)."""
+    """The workers' results in seq order, up to the first case where the run ended: a protocol
+    break there is raised (HARNESS-RUN-2); after a restart bound ran out there, every later case
+    is errored with its message (CONF-RESTART-1), as a single process would have left them."""
     implementation, ops = start
     announced = set(ops)
     jobs = len(workers)
     by_seq: list[Result | None] = [None] * len(sent)
-    ends: list[tuple[End, Worker]] = []
-    for index, (seqs, (answered_here, end)) in enumerate(
-        zip(deal(len(sent), jobs), outcomes, strict=True)
-    ):
+    breaks: list[End] = []
+    for seqs, (answered_here, end) in zip(deal(len(sent), jobs), outcomes, strict=True):
         for seq, result in zip(seqs, answered_here, strict=False):
             by_seq[seq] = result
         if end is not None:
-            ends.append((end, workers[index]))
+            breaks.append(end)
+    first_break = min(breaks, key=lambda e: e.seq) if breaks else None
+    limit = ledger.limit()
+    if first_break is not None and (limit is None or first_break.seq < limit[0]):
+        raise first_break.error
+    last = len(sent) - 1
+    if limit is not None:
+        last, message = limit
+        for s in range(last + 1, len(sent)):
+            by_seq[s] = Result(sent[s], Verdict.ERROR, message=message)
     exit_status: int | None = None
     tails = [w.tail.text() for w in workers]
     stderr_tail = "".join(tails)[-STDERR_TAIL_BYTES:] if jobs > 1 else tails[0]
-    if ends:
-        first, ender = min(ends, key=lambda e: e[0].seq)
-        if not isinstance(first.error, NoAnswerError):
-            raise first.error
-        message = str(first.error)
-        for s in range(first.seq, len(sent)):
-            by_seq[s] = Result(sent[s], Verdict.ERROR, message=message)
-        exit_status = first.exit_status
-        stderr_tail = ender.tail.text()
+    if (death := ledger.first_death(last)) is not None:
+        exit_status, stderr_tail = death.status, death.tail
     answered = iter(by_seq)
     results: list[Result] = []
     for v in vectors:

@@ -1,11 +1,13 @@
-"""One implementation process of a run: started, asked ``start``, fed its share of the cases by a
-feeder thread and read with a deadline per answer (HARNESS-RUN-1..3), then stopped.
+"""One worker of a run: an implementation process started, asked ``start``, fed its share of the
+cases by a feeder thread and read with a deadline per answer (HARNESS-RUN-1..3), then stopped.
 
 A run has one worker per ``--jobs`` (CONF-JOBS-1).  Each case keeps the ``seq`` it has in the
 whole run, so a worker's requests, its answers and every message about them are the ones a
-single process would see.  A worker that exits, stalls or breaks the protocol ends the run *at
-that case* (:class:`Cutoff`): the cases after it are not read from any worker, exactly as a
-single process would never have reached them.
+single process would see.  A process that exits or stalls at a case errors that case and is
+replaced by a fresh one (``start`` again, answered as the first time), which is sent the share's
+cases from the next one on (CONF-RESTART-1); the bounds on restarts and a protocol break end the
+run *at that case* (:class:`~mcp_touchstone.conformance._restarts.Ledger`): the cases after it
+are not read from any worker, exactly as a single process would never have reached them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from typing import IO
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
-from mcp_touchstone.conformance._process import Lines, Tail, exit_status_of, kill_group
+from mcp_touchstone.conformance._process import (
+    Lines,
+    Tail,
+    describe_exit,
+    exit_status_of,
+    kill_group,
+)
+from mcp_touchstone.conformance._restarts import Death, Ledger
 from mcp_touchstone.conformance._results import (
     LineTooLongError,
     NoAnswerError,
@@ -52,58 +61,47 @@ class Share:
 
 @dataclass(frozen=True, slots=True)
 class End:
-    """Why a worker stopped before its last case: at ``seq``, ``error`` (a
-    :class:`NoAnswerError` when it exited or stalled, else the protocol break)."""
+    """Why a worker stopped before its last case: the protocol break ``error`` at ``seq``."""
 
     seq: int
     error: ProtocolError
-    exit_status: int | None = None
 
 
-class Cutoff:
-    """The first case at which some worker ended the run; no worker reads past it.
-
-    A worker publishes the case it is about to read (``position``) and then checks the cutoff;
-    :meth:`end_at` lowers the cutoff and then kills every other worker already past it, so each
-    worker either sees the new cutoff or is killed out of its wait (CONF-JOBS-1)."""
-
-    def __init__(self, cases: int) -> None:
-        self.seq = cases
-        self.workers: list[Worker] = []
-        self._lock = threading.Lock()
-
-    def end_at(self, seq: int, worker: Worker) -> None:
-        with self._lock:
-            self.seq = min(self.seq, seq)
-            late = [w for w in self.workers if w is not worker and w.position > self.seq]
-        for other in late:
-            other.cut = True
-            other.kill()
+Start = tuple[dict[str, JSON], list[str]]
+"""A ``start`` answer's implementation and operations."""
 
 
 class Worker:
-    """One implementation process, in a process group of its own (HARNESS-RUN-3)."""
+    """One implementation process at a time, each in a process group of its own (HARNESS-RUN-3)."""
 
     def __init__(self, command: Sequence[str], max_line_bytes: int) -> None:
+        self.command = list(command)
+        self.max_line_bytes = max_line_bytes
+        self.position = -1
+        """The seq of the case being read (published before the end is checked)."""
+        self.done = 0
+        """How many answers have been read (for the progress bar)."""
+        self.cut = False
+        """Killed because the run ends at an earlier case."""
+        self._spawn()
+
+    def _spawn(self) -> None:
         try:
-            self.proc = subprocess.Popen(  # The command is the user's choice.
-                list(command),
+            proc = subprocess.Popen(  # The command is the user's choice.
+                self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # Its own process group, killed as a whole at the end.
             )
         except OSError as exc:
-            raise ProtocolError(f"cannot start {command[0]}: {exc.strerror}") from None
-        self.tail = Tail(self.proc.stderr)
-        self.lines = Lines(self.proc, max_line_bytes)
+            raise ProtocolError(f"cannot start {self.command[0]}: {exc.strerror}") from None
+        self.proc = proc
+        self.tail = Tail(proc.stderr)
+        self.lines = Lines(proc, self.max_line_bytes)
         self.feeder: threading.Thread | None = None
-        self.position = -1
-        """The seq of the case being read (published before the cutoff is checked)."""
-        self.done = 0
-        """How many answers have been read (for the progress bar)."""
-        self.cut = False
-        """Killed because another worker ended the run at an earlier case."""
+        if self.cut:  # Cut while it started: the kill may have missed this process.
+            kill_group(proc)
 
     def send_start(self) -> None:
         assert self.proc.stdin is not None
@@ -111,9 +109,11 @@ class Worker:
             self.proc.stdin.write(b'{"cmd":"start","version":1}\n')
             self.proc.stdin.flush()
         except BrokenPipeError:
-            raise ProtocolError("the implementation exited before answering start") from None
+            raise NoAnswerError(
+                "the implementation exited before answering start", exited=True
+            ) from None
 
-    def read_start(self, timeout: float) -> tuple[dict[str, JSON], list[str]]:
+    def read_start(self, timeout: float) -> Start:
         return check_start(_parse(_read_line(self.lines, timeout, "start"), "start"))
 
     def feed(self, cases: Iterable[Case]) -> None:
@@ -125,18 +125,36 @@ class Worker:
 
     def answers(
         self,
-        cases: Iterable[Case],
+        share: Share,
         timeout: float,
-        cutoff: Cutoff,
+        ledger: Ledger,
+        start: Start,
         tick: Callable[[int], None] | None = None,
     ) -> tuple[list[Result], End | None]:
-        """The results of ``cases`` in order, up to the cutoff, and how the worker ended early."""
+        """The results of the share's cases in order, up to the run's end, and the protocol
+        break that ended it here, if one did."""
         results: list[Result] = []
         lines = self.lines
-        for seq, vector in cases:
+        sent = share.sent
+        dead = False
+        for seq in share.seqs:
+            vector = sent[seq]
             self.position = seq
-            if seq > cutoff.seq or self.cut:
-                return results, None  # Another worker ended the run at an earlier case.
+            if seq > ledger.seq or self.cut:
+                return results, None  # The run ends at an earlier case.
+            if dead:
+                try:
+                    self._restart(share, seq, timeout, start)
+                except NoAnswerError as exc:
+                    if self.was_cut():
+                        return results, None
+                    note = f"restarted for this case, {exc}"
+                    results.append(self._died(seq, vector, note, exc.exited, ledger))
+                    continue
+                except ProtocolError as exc:
+                    return results, self._ended(seq, exc, ledger)
+                dead = False
+                lines = self.lines
             if tick is not None and self.done % 256 == 0:
                 tick(self.done)
             try:
@@ -146,7 +164,15 @@ class Worker:
                 self.done += 1
                 continue
             except NoAnswerError as exc:
-                return results, self._ended(seq, exc, cutoff)
+                if self.was_cut():  # Killed by the end of the run, not a death of its own.
+                    return results, None
+                if exc.exited:
+                    note = "the implementation exited before answering this case"
+                else:
+                    note = f"timed out after {timeout:g}s waiting for this case; killed"
+                results.append(self._died(seq, vector, note, exc.exited, ledger))
+                dead = True
+                continue
             self.done += 1
             if line == expected_line(vector, seq):
                 # The exact text the reference writes for a passing answer: parsing it would
@@ -162,19 +188,56 @@ class Worker:
             try:
                 results.append(_score(vector, seq, response))
             except ProtocolError as exc:  # An answer to another seq, or not a response.
-                return results, self._ended(seq, exc, cutoff)
+                return results, self._ended(seq, exc, ledger)
         return results, None
 
-    def _ended(self, seq: int, exc: ProtocolError, cutoff: Cutoff) -> End:
-        if self.cut:  # Killed by the cutoff, not an end of its own (its seq is past it).
-            return End(seq, exc)
-        cutoff.end_at(seq, self)
-        status = None
-        if isinstance(exc, NoAnswerError) and exc.exited:
-            status = exit_status_of(self.proc)
-        else:  # It answers nothing more, or broke the protocol: no polite stop.
-            self.kill()
-        return End(seq, exc, status)
+    def was_cut(self) -> bool:
+        """Whether the run's end killed it (another thread sets :attr:`cut`)."""
+        return self.cut
+
+    def _restart(self, share: Share, seq: int, timeout: float, start: Start) -> None:
+        """A fresh process, ``start`` answered as the first time, fed the share from ``seq``."""
+        self._spawn()
+        self.send_start()
+        again = self.read_start(timeout)
+        if again != start:
+            raise ProtocolError(
+                "the restarted implementation answered start differently from the first time"
+            )
+        seqs = share.seqs
+        self.feed(Share(share.sent, seqs[seqs.index(seq) :]))
+
+    def _died(self, seq: int, vector: Vector, message: str, exited: bool, ledger: Ledger) -> Result:
+        """The process exited or stalled at ``seq``: end it, record the death, error the case
+        with its exit status and the end of its stderr (CONF-RESTART-1)."""
+        proc = self.proc
+        status = exit_status_of(proc) if exited else None
+        self._retire()
+        tail = self.tail.text()
+        if status is not None:
+            message += f" ({describe_exit(status)})"
+        if last := tail.strip()[-_TAIL_IN_MESSAGE:]:
+            message += f"; its stderr ends: {last}"
+        ledger.died(seq, Death(status, tail), self)
+        return Result(vector, Verdict.ERROR, message=message)
+
+    def _retire(self) -> None:
+        """Kill the current process's group, reap it, and let its feeder and pipes go."""
+        proc, feeder = self.proc, self.feeder
+        kill_group(proc)  # A stalled one now; whatever a dead one started, too.
+        proc.wait()
+        if feeder is not None:
+            feeder.join(timeout=5)
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None and not (feeder is not None and feeder.is_alive()):
+                with contextlib.suppress(OSError, ValueError):
+                    pipe.close()
+
+    def _ended(self, seq: int, exc: ProtocolError, ledger: Ledger) -> End:
+        if not self.cut:  # When cut, its seq is past the end: not an end of its own.
+            ledger.end_at(seq, self)
+        self.kill()  # It broke the protocol: no polite stop.
+        return End(seq, exc)
 
     def kill(self) -> None:
         kill_group(self.proc)
@@ -199,14 +262,11 @@ class Worker:
                 pass
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
-        kill_group(proc)  # Whatever it started goes too (HARNESS-RUN-3).
-        proc.wait()
-        if feeder is not None:
-            feeder.join(timeout=5)
-        for pipe in (proc.stdin, proc.stdout):
-            if pipe is not None and not (feeder is not None and feeder.is_alive()):
-                with contextlib.suppress(OSError, ValueError):
-                    pipe.close()
+        self._retire()  # Whatever it started goes too (HARNESS-RUN-3).
+
+
+_TAIL_IN_MESSAGE = 300
+"""How much of a dead process's stderr its case's message quotes."""
 
 
 def request_line(seq: int, vector: Vector) -> bytes:
