@@ -38,10 +38,11 @@ def main() -> int:
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         request = serde_json.from_str(line)
+        seq = request.get("seq") if isinstance(request, dict) else None
         is_run = isinstance(request, dict) and request.get("cmd") == "run"
-        if is_run and (every or request.get("seq") == at):
+        if is_run and (every or seq == at):
             if fault == "crash":
-                sys.stderr.write(f"boom at seq {request.get('seq')}\n")
+                sys.stderr.write(f"boom at seq {seq}\n")
                 sys.stderr.flush()
                 os._exit(3)
             if fault == "stall":

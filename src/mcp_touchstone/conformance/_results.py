@@ -41,7 +41,8 @@ class Report:
     results: tuple[Result, ...]
     operations: tuple[str, ...] = field(default=())
     exit_status: int | None = None
-    """How the implementation ended when it exited before answering every case."""
+    """How the implementation ended at its first death (in case order) when it exited before
+    answering a case (CONF-RESTART-1)."""
     stderr_tail: str = ""
     """The end of the implementation's stderr (at most :data:`STDERR_TAIL_BYTES`)."""
 
@@ -64,7 +65,8 @@ class ProtocolError(TouchstoneError, RuntimeError):
 
 
 class NoAnswerError(ProtocolError):
-    """The implementation exited or stalled before answering: its open cases are errored."""
+    """The implementation exited or stalled before answering: the case is errored and the
+    implementation restarted (CONF-RESTART-1); at ``start``, the run cannot be made."""
 
     def __init__(self, message: str, *, exited: bool = False) -> None:
         super().__init__(message)

@@ -4,9 +4,10 @@ The implementation is a subprocess speaking the line protocol (the built-in refe
 started as ``python -m mcp_touchstone harness``); with ``jobs`` > 1, that many processes share the
 cases (CONF-JOBS-1).  Each process is a :class:`~mcp_touchstone.conformance._worker.Worker`:
 requests are written by a feeder thread while answers are read with a deadline, so a slow or wedged
-implementation cannot hang the run; it runs in a process group of its own, which is killed when
-the run ends, so nothing it started outlives the run; an answer line is capped at
-:data:`MAX_LINE_BYTES` (HARNESS-RUN-3).
+implementation cannot hang the run; a process that exits or stalls at a case errors that case and
+is restarted, within the bounds of :mod:`~mcp_touchstone.conformance._restarts` (CONF-RESTART-1);
+it runs in a process group of its own, which is killed when the run ends, so nothing it started
+outlives the run; an answer line is capped at :data:`MAX_LINE_BYTES` (HARNESS-RUN-3).
 """
 
 from __future__ import annotations
