@@ -203,6 +203,23 @@ def test_issue14_d4_no_process_survives_a_passing_or_a_hung_run(tmp_path: Path) 
     assert _wait_dead(_read_pids(hung_pids)) == []
 
 
+def test_a_crashed_implementation_s_grandchildren_die_with_it(tmp_path: Path) -> None:
+    """HARNESS-RUN-3, CONF-RESTART-1: an implementation behind sh -c that exits at every case is
+    restarted, and each dead one's process group (its grandchild sleep) is killed: none is left."""
+    vectors = _json_vectors()[:2]
+    pids = tmp_path / "pids"
+    script = _script(tmp_path, "sys.exit(3)\n")
+    shell = (  # The grandchild lets go of stdout, so the exit is seen at once (not a stall).
+        f"exec 3<&0; sleep 300 >/dev/null 2>&1 & echo $! >> {pids}; echo $$ >> {pids}; "
+        f"{sys.executable} {script} <&3 & echo $! >> {pids}; wait $!"
+    )
+    report = run_vectors(vectors, ["sh", "-c", shell], timeout=10)
+    assert [r.verdict for r in report.results] == [Verdict.ERROR, Verdict.ERROR]
+    assert all("exit status 3" in r.message for r in report.results)
+    assert len(_read_pids(pids)) == 6
+    assert _wait_dead(_read_pids(pids)) == []
+
+
 def test_issue14_d4_sigterm_ends_the_run_and_its_implementation(tmp_path: Path) -> None:
     """HARNESS-RUN-3: kill -TERM on touchstone run ends it like ^C and takes the implementation with
     it."""
