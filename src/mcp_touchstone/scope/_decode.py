@@ -224,7 +224,7 @@ def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
     if kind is None:
         raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
     if content is not None:
-        raise invalid_type_error(f"{where}.{name}", content, "unit value")
+        raise invalid_type_error(f"{where}.{name}", content, "unit")
     return kind
 
 
