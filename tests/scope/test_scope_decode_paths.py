@@ -306,3 +306,59 @@ def test_resource_and_prompt_grants_take_the_one_pass_path() -> None:
     assert fast.prompt_grants == (PromptGrant("p", (Operation.GET,)),)
     assert fast.grants == ()
     assert decode_scope(value) == fast
+
+
+_CONTENT_EXPECTED: dict[str, str] = {
+    **dict.fromkeys(
+        ["path_prefix", "domain_exact", "domain_glob", "regex_match", "seller_exact"], "a string"
+    ),
+    "max_transaction_amount_usd": "a string",
+    "max_length": "usize",
+    "max_args_size": "usize",
+    "max_rows_returned": "u64",
+    **dict.fromkeys(
+        [
+            "table_allowlist",
+            "column_denylist",
+            "audience_allowlist",
+            "memory_store_allowlist",
+            "memory_write_deny_patterns",
+        ],
+        "a sequence",
+    ),
+    "require_dual_approval": "a boolean",
+    "minimum_runtime_assurance": "string or map (RuntimeAssuranceTier)",
+    "minimum_autonomy_tier": "string or map (GovernedAutonomyTier)",
+    "operation_class": "string or map (SqlOperationClass)",
+    "content_review_tier": "string or map (ContentReviewTier)",
+    "require_approval_above": "struct variant Constraint::RequireApprovalAbove",
+    "require_cumulative_approval_above": (
+        "struct variant Constraint::RequireCumulativeApprovalAbove"
+    ),
+    "model_constraint": "struct variant Constraint::ModelConstraint",
+    "custom": "tuple variant Constraint::Custom",
+    "governed_intent_required": "unit variant Constraint::GovernedIntentRequired",
+}
+"""What each of the 24 variants' content must be, in serde's words: the newtype's inner type
+(Chio's ``Constraint``: ``String``, ``usize``, ``u64``, ``Vec<String>``, ``bool``, a unit enum
+named after its Rust type), or the derived visitor of a struct, tuple or unit variant."""
+
+
+def test_every_variant_refuses_wrong_content_in_serdes_words() -> None:
+    """Each of the 24 constraint tags, given content of the wrong JSON type, is refused with
+    the message naming what its content must be, on both decoding paths."""
+    from mcp_touchstone.scope._types import ConstraintKind
+
+    assert set(_CONTENT_EXPECTED) == {kind.value for kind in ConstraintKind}
+    for tag, expected in _CONTENT_EXPECTED.items():
+        bad: JSON = "x" if expected in ("a boolean", "usize", "u64") else True
+        shown = 'string "x"' if bad == "x" else "boolean `true`"
+        message = f".value: invalid type: {shown}, expected {expected}"
+        constraint: JSON = {"type": tag, "value": bad}
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_constraint(constraint)
+        assert str(exc.value) == f"constraint{message}", tag
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_scope({"grants": [{"server_id": "s", "tool_name": "t", "operations": [],
+                                      "constraints": [constraint]}]})  # fmt: skip
+        assert str(exc.value) == f"scope.grants[0].constraints[0]{message}", tag
