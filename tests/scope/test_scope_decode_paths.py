@@ -362,3 +362,59 @@ def test_every_variant_refuses_wrong_content_in_serdes_words() -> None:
             decode_scope({"grants": [{"server_id": "s", "tool_name": "t", "operations": [],
                                       "constraints": [constraint]}]})  # fmt: skip
         assert str(exc.value) == f"scope.grants[0].constraints[0]{message}", tag
+
+
+def test_a_unit_enum_in_map_form_with_a_value_expects_unit() -> None:
+    """A unit-only enum (``Operation``, the value enums) written as a single-key map whose value
+    is not null is refused as serde words it: the derived ``visit_enum`` calls
+    ``VariantAccess::unit_variant``, which serde_json 1.0.149 answers by deserializing ``()``
+    from the value, whose visitor expects ``unit`` (serde_core 1.0.228, ``de/impls.rs``)."""
+    cases: list[tuple[JSON, str]] = [
+        (
+            {"grants": [{"server_id": "s", "tool_name": "t", "operations": [{"invoke": 5}]}]},
+            "scope.grants[0].operations[0].invoke: invalid type: integer `5`, expected unit",
+        ),
+        (
+            {"resource_grants": [{"uri_pattern": "u", "operations": [{"read": []}]}]},
+            "scope.resource_grants[0].operations[0].read: invalid type: sequence, expected unit",
+        ),
+        (
+            {
+                "grants": [
+                    {
+                        "server_id": "s",
+                        "tool_name": "t",
+                        "operations": [],
+                        "constraints": [
+                            {"type": "minimum_runtime_assurance", "value": {"basic": True}}
+                        ],
+                    }
+                ]
+            },
+            "scope.grants[0].constraints[0].value.basic: invalid type: boolean `true`, "
+            "expected unit",
+        ),
+    ]
+    for value, message in cases:
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_scope(value)
+        assert str(exc.value) == message
+
+
+def test_shape_refusals_name_the_enum_and_the_length() -> None:
+    """An operation that is neither a string nor a map names the enum ``Operation`` (the unit
+    enums' wording here), and an empty array is not an adjacently tagged ``Constraint``
+    (serde's ``invalid length 0``; the reference notes give length 1's)."""
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_scope({"grants": [{"server_id": "s", "tool_name": "t", "operations": [5]}]})
+    assert str(exc.value) == (
+        "scope.grants[0].operations[0]: invalid type: integer `5`, expected string or map "
+        "(Operation)"
+    )
+    lengths: list[tuple[JSON, int]] = [([], 0), (["max_length"], 1)]
+    for value, length in lengths:
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_constraint(value)
+        assert str(exc.value) == (
+            f"constraint: invalid length {length}, expected adjacently tagged enum Constraint"
+        )
