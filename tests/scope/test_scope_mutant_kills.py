@@ -234,3 +234,16 @@ def test_general_path_keeps_boolean_fields() -> None:
         assert repr(grant.constraints[0]) == f"RequireDualApproval(required={flag})"
         assert grant.dpop_required is flag
         assert grant.max_total_cost == MonetaryAmount(5, "USD")
+
+
+def test_parse_domain_cuts_the_authority_only_at_slash_query_or_fragment() -> None:
+    """SCOPE-DOM-1: the authority ends at the first ``/``, ``?`` or ``#`` and at no other
+    character, so an upper-case host (letters such as ``X`` included) is read whole and folded
+    (kills scope/_arguments.py's stop characters changed)."""
+    from mcp_touchstone.scope._arguments import parse_domain
+
+    assert parse_domain("https://EXAMPLE.COM/X") == "example.com"
+    assert parse_domain("eXample.com") == "example.com"
+    assert parse_domain("user@HOST.Xyz:8080/p?q#f") == "host.xyz"
+    assert parse_domain("XX.example.com?X#X") == "xx.example.com"
+    assert parse_domain("a.example.com#frag/more") == "a.example.com"
