@@ -247,3 +247,16 @@ def test_parse_domain_cuts_the_authority_only_at_slash_query_or_fragment() -> No
     assert parse_domain("user@HOST.Xyz:8080/p?q#f") == "host.xyz"
     assert parse_domain("XX.example.com?X#X") == "xx.example.com"
     assert parse_domain("a.example.com#frag/more") == "a.example.com"
+
+
+def test_agui_control_characters_are_rusts_cc_range_exactly() -> None:
+    """SCOPE-AGUI-6: Rust's ``char::is_control`` is general category Cc, U+0000..U+001F and
+    U+007F..U+009F, so an id holding U+001F, U+007F or U+009F is refused and one holding U+0020
+    or U+00A0 (inside, where no trim reaches) is not (kills scope/_agui.py's range bounds)."""
+    message = "invalid event: agent_id must be unpadded and contain no control characters"
+    for ch in ("\x00", "\x1f", "\x7f", "\x80", "\x9f"):
+        with pytest.raises(InvalidEventError) as exc:
+            validate_event_boundary(_agui_event(agent_id=f"a{ch}b"))
+        assert str(exc.value) == message, hex(ord(ch))
+    for ch in (" ", "\xa0", "\xa1", "~"):
+        validate_event_boundary(_agui_event(agent_id=f"a{ch}b"))
