@@ -9,6 +9,14 @@ import math
 import pytest
 from hypothesis import given
 
+from mcp_touchstone._rust import ascii_lower, rust_debug_str
+from mcp_touchstone._serde import (
+    SerdeError,
+    invalid_length,
+    invalid_value,
+    missing_field,
+    unit_variant_error,
+)
 from mcp_touchstone.serde_json import (
     JSON,
     JsonError,
@@ -204,3 +212,51 @@ def test_validate_names_each_kind_of_problem_whole() -> None:
     assert (
         str(exc.value) == "value" + "[0]" * 127 + ": nested 128 deep (serde_json's recursion limit)"
     )
+
+
+def test_unit_variant_refusals_are_worded_whole() -> None:
+    """serde's derived unit-only enum refuses each wrong shape with its own whole sentence."""
+    names = ("a", "b")
+    cases: list[tuple[JSON, str | None]] = [
+        ("a", None),
+        ({"b": None}, None),
+        ("z", "unknown variant `z`, expected `a` or `b`"),
+        (5, "invalid type: integer `5`, expected string or map"),
+        ([], "invalid type: sequence, expected string or map"),
+        (None, "invalid type: null, expected string or map"),
+        ({}, "invalid value: map, expected map with a single key"),
+        ({"a": None, "b": None}, "invalid value: map, expected map with a single key"),
+        ({"z": None}, "unknown variant `z`, expected `a` or `b`"),
+        ({"a": 1}, "invalid type: integer `1`, expected unit variant"),
+        ({"a": "x"}, 'invalid type: string "x", expected unit variant'),
+    ]
+    for value, message in cases:
+        assert unit_variant_error(value, names) == message
+
+
+def test_serde_sentences_are_worded_whole() -> None:
+    """serde's ``invalid_length``, ``invalid_value`` and ``missing_field`` sentences, whole."""
+    assert invalid_length(3, "fewer elements in array") == (
+        "invalid length 3, expected fewer elements in array"
+    )
+    assert invalid_value(-1, "a u8") == "invalid value: integer `-1`, expected a u8"
+    assert invalid_value(2.5, "an integer") == (
+        "invalid value: floating point `2.5`, expected an integer"
+    )
+    assert missing_field("method") == "missing field `method`"
+    assert str(SerdeError("m")) == "m"
+    assert SerdeError("m").message == "m"
+
+
+def test_rust_debug_names_every_escape_on_the_non_ascii_path() -> None:
+    """Rust's ``{:?}`` escapes ``\\``, ``"``, tab, CR, LF and NUL by name and other control
+    characters as ``\\u{hex}`` also in a string that is not plain ASCII."""
+    assert rust_debug_str('\u00e9\\"\t\r\n\0\x07z') == '"\u00e9\\\\\\"\\t\\r\\n\\0\\u{7}z"'
+    assert rust_debug_str("a\x07\\") == '"a\\u{7}\\\\"'
+    assert rust_debug_str("\x7f\x80\u00a0\u00ad") == '"\\u{7f}\\u{80}\\u{a0}\\u{ad}"'
+
+
+def test_ascii_lower_changes_only_a_to_z() -> None:
+    """Rust's ``to_ascii_lowercase`` lowers ``A``-``Z`` only, on ASCII and non-ASCII text."""
+    assert ascii_lower("AbZ@[") == "abz@["
+    assert ascii_lower("\u00c0B\u0130Z") == "\u00c0b\u0130z"
