@@ -1,0 +1,223 @@
+"""neva's typed reads asserted member by member and whole: each modelled ``_meta`` member's serde
+message and check order, the parse's kept values, every annotated ``Content`` variant's
+``Annotations`` and ``ModelPreferences``' priorities by position (docs/assurance.md: survivors
+of ``make mutants`` where a table entry was renamed and no test named that entry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+from mcp_touchstone.mrtr._answers import AnswerError, read_answer
+from mcp_touchstone.mrtr._capabilities import parse_capabilities
+from mcp_touchstone.mrtr._errors import INVALID_PARAMS
+from mcp_touchstone.mrtr._meta import CLIENT_CAPABILITIES_KEY, MetaError, parse_request_meta
+from mcp_touchstone.mrtr._params import method_params_error
+from mcp_touchstone.mrtr._requests import InputKind
+from mcp_touchstone.serde_json import JSON
+
+_TOKEN = "a number, UUID, string, or slash-separated path"  # neva's ProgressToken visitor
+_LEVELS = "`debug`, `info`, `warning`, `error`, `notice`, `critical`, `alert`, `emergency`"
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        ({"progressToken": 1.5}, f"invalid type: floating point `1.5`, expected {_TOKEN}"),
+        ({"progressToken": True}, f"invalid type: boolean `true`, expected {_TOKEN}"),
+        ({"progressToken": {}}, f"invalid type: map, expected {_TOKEN}"),
+        ({"traceparent": 5}, "invalid type: integer `5`, expected a string"),
+        ({"tracestate": 5}, "invalid type: integer `5`, expected a string"),
+        ({"tracestate": [1]}, "invalid type: sequence, expected a string"),
+        ({"baggage": False}, "invalid type: boolean `false`, expected a string"),
+        ({"requestState": 5}, "invalid type: integer `5`, expected a string"),
+        ({"inputResponses": 5}, "invalid type: integer `5`, expected a map"),
+        ({"inputResponses": []}, "invalid type: sequence, expected a map"),
+        ({"inputResponses": "x"}, 'invalid type: string "x", expected a map'),
+        (
+            {"io.modelcontextprotocol/protocolVersion": 1.0},
+            "invalid type: floating point `1.0`, expected a string",
+        ),
+        (
+            {"io.modelcontextprotocol/logLevel": "loud"},
+            f"unknown variant `loud`, expected one of {_LEVELS}",
+        ),
+        (
+            {"io.modelcontextprotocol/logLevel": 3},
+            "invalid type: integer `3`, expected string or map",
+        ),
+        ({"io.modelcontextprotocol/clientInfo": {"name": "n"}}, "missing field `version`"),
+        ({"io.modelcontextprotocol/clientInfo": {"version": "1"}}, "missing field `name`"),
+        (
+            {"io.modelcontextprotocol/clientInfo": {"name": 1, "version": "1"}},
+            "invalid type: integer `1`, expected a string",
+        ),
+    ],
+)
+def test_each_modelled_meta_member_is_refused_with_serde_message(meta: JSON, message: str) -> None:
+    """Every member ``RequestParamsMeta`` types fails the whole ``_meta`` parse with serde's
+    message for its own type when the value does not read as that type (MRTR-RETRY-4)."""
+    with pytest.raises(MetaError) as exc:
+        parse_request_meta(meta)
+    assert str(exc.value) == message
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "progressToken",
+        "traceparent",
+        "tracestate",
+        "baggage",
+        "inputResponses",
+        "requestState",
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/logLevel",
+        "io.modelcontextprotocol/clientInfo",
+        CLIENT_CAPABILITIES_KEY,
+    ],
+)
+def test_every_modelled_meta_member_is_optional(key: str) -> None:
+    """Each modelled member is an ``Option``: ``null`` reads as absent."""
+    assert parse_request_meta({key: None}) == parse_request_meta({})
+
+
+def test_meta_members_are_checked_in_sorted_key_order() -> None:
+    """serde visits a ``serde_json::Value`` map in sorted key order, so the first failing
+    member in that order names the error, whatever order the object was written in."""
+    cases: list[tuple[dict[str, JSON], str]] = [
+        ({"traceparent": 1, "inputResponses": 2}, "invalid type: integer `2`, expected a map"),
+        ({"tracestate": 1, "baggage": {}}, "invalid type: map, expected a string"),
+        (
+            {"requestState": 1, "progressToken": 2.5},
+            f"invalid type: floating point `2.5`, expected {_TOKEN}",
+        ),
+        ({"tracestate": True, "traceparent": 7}, "invalid type: integer `7`, expected a string"),
+    ]
+    for meta, message in cases:
+        with pytest.raises(MetaError) as exc:
+            parse_request_meta(meta)
+        assert str(exc.value) == message
+
+
+def test_meta_parse_keeps_the_members_mrtr_reads() -> None:
+    """The parse keeps the capabilities (their own parse), ``inputResponses`` and
+    ``requestState``, next to members that are read only to be checked."""
+    caps: JSON = {"elicitation": {"form": {}}, "sampling": {}}
+    meta: JSON = {
+        CLIENT_CAPABILITIES_KEY: caps,
+        "inputResponses": {"a": {"action": "accept"}},
+        "requestState": "tok",
+        "progressToken": "p",
+        "traceparent": "00-x",
+        "tracestate": "k=v",
+        "baggage": "b=1",
+        "io.modelcontextprotocol/logLevel": "info",
+        "io.modelcontextprotocol/clientInfo": {"name": "n", "version": "1"},
+        "other": [1, 2],
+    }
+    parsed = parse_request_meta(meta)
+    assert parsed.capabilities == parse_capabilities(caps)
+    assert parsed.capabilities is not None
+    assert parsed.input_responses == {"a": {"action": "accept"}}
+    assert parsed.request_state == "tok"
+    assert parse_request_meta({"progressToken": 7}).capabilities is None
+
+
+def _fits_sampling(content: JSON) -> bool:
+    try:
+        read_answer(InputKind.SAMPLING, {"role": "user", "content": content, "model": "m"})
+    except AnswerError:
+        return False
+    return True
+
+
+_ANNOTATED: list[JSON] = [
+    {"type": "text", "text": "x"},
+    {"type": "audio", "data": "aGk=", "mimeType": "audio/wav"},
+    {"type": "image", "data": "aGk=", "mimeType": "image/png"},
+    {"type": "resource_link", "uri": "file:///a", "name": "a"},
+    {"type": "resource", "resource": {"uri": "file:///a", "text": "t"}},
+]
+
+
+@pytest.mark.parametrize("content", _ANNOTATED)
+def test_every_annotated_content_variant_reads_its_annotations(content: dict[str, JSON]) -> None:
+    """The five ``Content`` structs that declare ``annotations: Option<Annotations>`` (text,
+    audio, image, resource link, embedded resource) each refuse annotations missing a required
+    member and take well-formed ones."""
+    good: JSON = {"audience": ["user"], "priority": 0.5}
+    assert _fits_sampling(content)
+    assert _fits_sampling({**content, "annotations": good})
+    assert _fits_sampling({**content, "annotations": None})
+    bads: list[JSON] = [
+        {"priority": 0.5},
+        {"audience": ["user"]},
+        {"audience": "user", "priority": 1},
+        5,
+    ]
+    for bad in bads:
+        assert not _fits_sampling({**content, "annotations": bad})
+
+
+@pytest.mark.parametrize("position", [0, 2, 3])
+def test_model_preferences_priorities_are_f32_by_position(position: int) -> None:
+    """``ModelPreferences`` declares ``costPriority``, ``hints``, ``speedPriority``,
+    ``intelligencePriority`` in that order: in serde's sequence form each priority is read by
+    its position and a string there fails as an ``f32``, as in the object form."""
+    names = ("costPriority", "hints", "speedPriority", "intelligencePriority")
+    seq: list[JSON] = [None, None, None, None]
+    seq[position] = "fast"
+    forms: list[JSON] = [seq, {names[position]: "fast"}]
+    for prefs in forms:
+        params: JSON = {"messages": [], "maxTokens": 1, "modelPreferences": prefs}
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request({"method": "sampling/createMessage", "params": params})
+        assert str(exc.value) == 'invalid type: string "fast", expected f32'
+    ok: JSON = {"messages": [], "maxTokens": 1, "modelPreferences": [0.1, [], 0.2, 0.3]}
+    assert decode_input_request({"method": "sampling/createMessage", "params": ok}).params == ok
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "message"),
+    [
+        (
+            "tools/call",
+            [],
+            "invalid length 0, expected struct CallToolRequestParams with 3 elements",
+        ),
+        (
+            "tools/call",
+            ["t"],
+            "invalid length 2, expected struct CallToolRequestParams with 3 elements",
+        ),
+        ("tools/call", 5, "invalid type: integer `5`, expected struct CallToolRequestParams"),
+        ("tools/call", ["t", None, None, 1], "invalid length 4, expected fewer elements in array"),
+        (
+            "prompts/get",
+            ["p"],
+            "invalid length 1, expected struct GetPromptRequestParams with 3 elements",
+        ),
+        ("prompts/get", "p", 'invalid type: string "p", expected struct GetPromptRequestParams'),
+        (
+            "resources/read",
+            [],
+            "invalid length 0, expected struct ReadResourceRequestParams with 2 elements",
+        ),
+        (
+            "resources/read",
+            True,
+            "invalid type: boolean `true`, expected struct ReadResourceRequestParams",
+        ),
+    ],
+)
+def test_mrtr_params_structs_are_named_in_serde_messages(
+    method: str, params: JSON, message: str
+) -> None:
+    """The three MRTR methods' params structs (neva's ``CallToolRequestParams``,
+    ``GetPromptRequestParams``, ``ReadResourceRequestParams``; default build, no ``task``) are
+    named, with their field counts, in serde's sequence-form and wrong-type messages."""
+    error = method_params_error(method, params)
+    assert error is not None
+    assert error.code == INVALID_PARAMS
+    assert error.message == message
