@@ -221,3 +221,23 @@ def test_mrtr_params_structs_are_named_in_serde_messages(
     assert error is not None
     assert error.code == INVALID_PARAMS
     assert error.message == message
+
+
+def test_embedded_resource_title_and_mime_type_are_strings() -> None:
+    """Every ``ResourceContents`` variant declares ``title`` and ``mimeType`` as
+    ``Option<String>``: strings (or null) read, any other value is a misfit."""
+    base: dict[str, JSON] = {"uri": "file:///a", "text": "t"}
+    for name in ("title", "mimeType"):
+        for value, fits in (("T", True), (None, True), (5, False), ([], False)):
+            content: JSON = {"type": "resource", "resource": {**base, name: value}}
+            assert _fits_sampling(content) is fits, (name, value)
+
+
+def test_resource_link_size_is_a_usize() -> None:
+    """``ResourceLink.size`` is an ``Option<usize>`` (64-bit): 0 and 2**64 - 1 read; a negative
+    number, 2**64, a float and a string do not."""
+    link: dict[str, JSON] = {"type": "resource_link", "uri": "file:///a", "name": "a"}
+    for size, fits in ((0, True), ((1 << 64) - 1, True), (-1, False), (1 << 64, False)):
+        assert _fits_sampling({**link, "size": size}) is fits, size
+    for other in (1.0, "1", True):
+        assert not _fits_sampling({**link, "size": other})
