@@ -241,3 +241,85 @@ def test_resource_link_size_is_a_usize() -> None:
         assert _fits_sampling({**link, "size": size}) is fits, size
     for other in (1.0, "1", True):
         assert not _fits_sampling({**link, "size": other})
+
+
+_SAMPLE: dict[str, JSON] = {"messages": [], "maxTokens": 1}
+_FORM: dict[str, JSON] = {"message": "m", "requestedSchema": {"properties": {}}}
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "message"),
+    [
+        (
+            "sampling/createMessage",
+            [],
+            "invalid length 0, expected struct CreateMessageRequestParams with 10 elements",
+        ),
+        (
+            "sampling/createMessage",
+            5,
+            "invalid type: integer `5`, expected struct CreateMessageRequestParams",
+        ),
+        (
+            "sampling/createMessage",
+            {"messages": [[]], "maxTokens": 1},
+            "invalid length 0, expected struct SamplingMessage with 2 elements",
+        ),
+        (
+            "sampling/createMessage",
+            {**_SAMPLE, "toolChoice": []},
+            "invalid length 0, expected struct ToolChoice with 1 element",
+        ),
+        ("sampling/createMessage", {**_SAMPLE, "toolChoice": {}}, "missing field `mode`"),
+        (
+            "sampling/createMessage",
+            {**_SAMPLE, "modelPreferences": []},
+            "invalid length 0, expected struct ModelPreferences with 4 elements",
+        ),
+        (
+            "sampling/createMessage",
+            {**_SAMPLE, "modelPreferences": "p"},
+            'invalid type: string "p", expected struct ModelPreferences',
+        ),
+        (
+            "elicitation/create",
+            [],
+            "invalid length 0, expected struct ElicitRequestFormParams with 4 elements",
+        ),
+        (
+            "elicitation/create",
+            ["m"],
+            "invalid length 2, expected struct ElicitRequestFormParams with 4 elements",
+        ),
+        (
+            "elicitation/create",
+            {"message": "m", "requestedSchema": []},
+            "invalid length 1, expected struct RequestSchema with 3 elements",
+        ),
+        (
+            "elicitation/create",
+            {"message": "m", "requestedSchema": 1},
+            "invalid type: integer `1`, expected struct RequestSchema",
+        ),
+        (
+            "elicitation/create",
+            {**_FORM, "mode": "other"},
+            "unknown variant `other`, expected `form` or `url`",
+        ),
+        (
+            "roots/list",
+            [],
+            "invalid length 0, expected struct ListRootsRequestParams with 1 element",
+        ),
+        ("roots/list", 5, "invalid type: integer `5`, expected struct ListRootsRequestParams"),
+    ],
+)
+def test_input_request_params_structs_are_named_in_serde_messages(
+    method: str, params: JSON, message: str
+) -> None:
+    """Each params struct an input request decodes (neva's default build: no ``task``) is named,
+    with its field count and the slot it could not fill, in serde's sequence-form and
+    wrong-type messages."""
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": method, "params": params})
+    assert str(exc.value) == message
