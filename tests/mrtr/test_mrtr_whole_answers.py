@@ -323,3 +323,75 @@ def test_input_request_params_structs_are_named_in_serde_messages(
     with pytest.raises(InputRequestError) as exc:
         decode_input_request({"method": method, "params": params})
     assert str(exc.value) == message
+
+
+_TEXT: JSON = {"type": "text", "text": "x"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "message"),
+    [
+        (
+            InputKind.ELICITATION,
+            [],
+            "invalid length 0, expected struct ElicitResult with 3 elements",
+        ),
+        (InputKind.ELICITATION, 5, "invalid type: integer `5`, expected struct ElicitResult"),
+        (InputKind.ELICITATION, {}, "missing field `action`"),
+        (
+            InputKind.ELICITATION,
+            {"action": "maybe"},
+            "unknown variant `maybe`, expected one of `accept`, `cancel`, `decline`",
+        ),
+        (
+            InputKind.SAMPLING,
+            [],
+            "invalid length 0, expected struct CreateMessageResult with 4 elements",
+        ),
+        (InputKind.SAMPLING, {"content": _TEXT, "model": "m"}, "missing field `role`"),
+        (
+            InputKind.SAMPLING,
+            {"role": "bot", "content": _TEXT, "model": "m"},
+            "unknown variant `bot`, expected `user` or `assistant`",
+        ),
+        (InputKind.SAMPLING, {"role": "user", "model": "m"}, "missing field `content`"),
+        (InputKind.SAMPLING, {"role": "user", "content": _TEXT}, "missing field `model`"),
+        (
+            InputKind.SAMPLING,
+            {"role": "user", "content": _TEXT, "model": 5},
+            "invalid type: integer `5`, expected a string",
+        ),
+        (
+            InputKind.SAMPLING,
+            {"role": "user", "content": 5, "model": "m"},
+            "data did not match any variant of untagged enum OneOrMany",
+        ),
+        (InputKind.ROOTS, [], "invalid length 0, expected struct ListRootsResult with 2 elements"),
+        (InputKind.ROOTS, {}, "missing field `roots`"),
+        (InputKind.ROOTS, {"roots": 5}, "invalid type: integer `5`, expected a sequence"),
+        (
+            InputKind.ROOTS,
+            {"roots": [[]]},
+            "invalid length 0, expected struct Root with 3 elements",
+        ),
+        (InputKind.ROOTS, {"roots": [{"uri": "file:///a"}]}, "missing field `name`"),
+        (InputKind.ROOTS, {"roots": [{"name": "a"}]}, "missing field `uri`"),
+        (
+            InputKind.ROOTS,
+            {"roots": [{"uri": 1, "name": "a"}]},
+            "invalid type: integer `1`, expected a string",
+        ),
+        (
+            InputKind.ROOTS,
+            {"roots": [], "_meta": {"tracestate": 1}},
+            "invalid type: integer `1`, expected a string",
+        ),
+    ],
+)
+def test_answer_misfits_are_worded_whole(kind: InputKind, answer: JSON, message: str) -> None:
+    """A replayed answer that does not read as ``ElicitResult``, ``CreateMessageResult`` or
+    ``ListRootsResult`` fails with serde's message naming the struct, member or variant (the
+    harness compares these only up to `` result``, so this test pins them whole)."""
+    with pytest.raises(AnswerError) as exc:
+        read_answer(kind, answer)
+    assert str(exc.value) == message
