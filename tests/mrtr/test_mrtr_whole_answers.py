@@ -14,6 +14,13 @@ from mcp_touchstone.mrtr._errors import INVALID_PARAMS
 from mcp_touchstone.mrtr._meta import CLIENT_CAPABILITIES_KEY, MetaError, parse_request_meta
 from mcp_touchstone.mrtr._params import method_params_error
 from mcp_touchstone.mrtr._requests import InputKind
+from mcp_touchstone.mrtr._wire import (
+    CreateMessageResult,
+    ElicitResult,
+    InputRequiredResult,
+    ListRootsResult,
+    Root,
+)
 from mcp_touchstone.serde_json import JSON
 
 _TOKEN = "a number, UUID, string, or slash-separated path"  # neva's ProgressToken visitor
@@ -395,3 +402,31 @@ def test_answer_misfits_are_worded_whole(kind: InputKind, answer: JSON, message:
     with pytest.raises(AnswerError) as exc:
         read_answer(kind, answer)
     assert str(exc.value) == message
+
+
+def test_wire_models_read_every_variant_and_alias() -> None:
+    """MRTR-WIRE-2: every ``action`` and ``role`` variant reads, each camelCase or ``_meta``
+    alias fills its field, and ``ElicitResult`` writes ``_meta`` back when present."""
+    for action in ("accept", "decline", "cancel"):
+        answer = ElicitResult.model_validate({"action": action, "_meta": {"k": 1}, "content": {}})
+        assert answer.to_json() == {"action": action, "content": {}, "_meta": {"k": 1}}
+    for role in ("user", "assistant"):
+        sampled = CreateMessageResult.model_validate(
+            {"role": role, "content": [_TEXT], "model": "m", "stopReason": "endTurn"}
+        )
+        assert (sampled.role, sampled.stop_reason) == (role, "endTurn")
+    root = Root.model_validate({"uri": "file:///a", "name": "a", "_meta": {"m": True}})
+    assert root.meta == {"m": True}
+    listed = ListRootsResult.model_validate({"roots": [], "_meta": {"progressToken": "p"}})
+    assert listed.meta == {"progressToken": "p"}
+    envelope: JSON = {"method": "roots/list"}
+    required = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "inputRequests": {"r": envelope}, "requestState": "s"}
+    )
+    assert required.request_state == "s"
+    assert required.to_json() == {
+        "resultType": "input_required",
+        "inputRequests": {"r": required.requests()["r"].to_json()},
+        "requestState": "s",
+    }
+    assert required.requests()["r"].kind is InputKind.ROOTS
