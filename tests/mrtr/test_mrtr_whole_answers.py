@@ -430,3 +430,18 @@ def test_wire_models_read_every_variant_and_alias() -> None:
         "requestState": "s",
     }
     assert required.requests()["r"].kind is InputKind.ROOTS
+
+
+def test_request_meta_struct_is_named_in_serde_messages() -> None:
+    """A ``_meta`` that is no object reads as ``RequestParamsMeta`` (ten fields in the default
+    build) and serde names that struct: by type, or by the first slot its sequence form lacks."""
+    cases: list[tuple[JSON, str]] = [
+        (5, "invalid type: integer `5`, expected struct RequestParamsMeta"),
+        ("m", 'invalid type: string "m", expected struct RequestParamsMeta'),
+        ([], "invalid length 0, expected struct RequestParamsMeta with 10 elements"),
+        (["p"], "invalid length 1, expected struct RequestParamsMeta with 10 elements"),
+    ]
+    for meta, message in cases:
+        with pytest.raises(MetaError) as exc:
+            parse_request_meta(meta)
+        assert str(exc.value) == message
