@@ -260,3 +260,16 @@ def test_ascii_lower_changes_only_a_to_z() -> None:
     """Rust's ``to_ascii_lowercase`` lowers ``A``-``Z`` only, on ASCII and non-ASCII text."""
     assert ascii_lower("AbZ@[") == "abz@["
     assert ascii_lower("\u00c0B\u0130Z") == "\u00c0b\u0130z"
+
+
+@pytest.mark.parametrize("lead", ["", '"\\n", '])
+def test_depth_counts_each_closing_bracket_once(lead: str) -> None:
+    """A closed container gives back exactly its one level: after ``[]`` inside the outer
+    array, 127 more levels reach depth 128, the recursion limit (JSON-PARSE-6), with or without
+    a backslash in the text (the two depth measures)."""
+    deep = "[" * 127 + "]" * 127
+    with pytest.raises(JsonError) as exc:
+        from_str(f"[{lead}[], {{}}, {deep}]")
+    assert str(exc.value) == "recursion limit exceeded"
+    shallow = "[" * 126 + "]" * 126
+    assert from_str(f"[{lead}[], {{}}, {shallow}]") is not None
