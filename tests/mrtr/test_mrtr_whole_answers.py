@@ -10,10 +10,12 @@ import pytest
 from mcp_touchstone.mrtr import InputRequestError, decode_input_request
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import parse_capabilities
+from mcp_touchstone.mrtr._engine import ServerConfig
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS
 from mcp_touchstone.mrtr._meta import CLIENT_CAPABILITIES_KEY, MetaError, parse_request_meta
 from mcp_touchstone.mrtr._params import method_params_error
 from mcp_touchstone.mrtr._requests import InputKind
+from mcp_touchstone.mrtr._state import Keyring
 from mcp_touchstone.mrtr._wire import (
     CreateMessageResult,
     ElicitResult,
@@ -445,3 +447,84 @@ def test_request_meta_struct_is_named_in_serde_messages() -> None:
         with pytest.raises(MetaError) as exc:
             parse_request_meta(meta)
         assert str(exc.value) == message
+
+
+@pytest.mark.parametrize(
+    ("max_tokens", "message"),
+    [
+        (2_147_483_647, None),
+        (-2_147_483_648, None),
+        (2_147_483_648, "invalid value: integer `2147483648`, expected i32"),
+        (-2_147_483_649, "invalid value: integer `-2147483649`, expected i32"),
+        (1.5, "invalid type: floating point `1.5`, expected i32"),
+        (True, "invalid type: boolean `true`, expected i32"),
+        ("1", 'invalid type: string "1", expected i32'),
+    ],
+)
+def test_max_tokens_is_an_i32_refused_as_serde_refuses(
+    max_tokens: JSON, message: str | None
+) -> None:
+    """``maxTokens`` is neva's ``i32``: both bounds read; serde's i32 visitor calls an integer
+    out of range an invalid *value* (``visit_u64``/``visit_i64``) and any other JSON type an
+    invalid *type* (regression: out-of-range integers were reported as an invalid type)."""
+    params: JSON = {"messages": [], "maxTokens": max_tokens}
+    envelope: JSON = {"method": "sampling/createMessage", "params": params}
+    if message is None:
+        assert decode_input_request(envelope).params == params
+        return
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request(envelope)
+    assert str(exc.value) == message
+
+
+def test_optional_strings_of_sampling_params_are_worded_whole() -> None:
+    """``systemPrompt`` and a model hint's ``name`` are ``Option<String>``: another type fails
+    with serde's invalid-type message, whole."""
+    cases: list[tuple[dict[str, JSON], str]] = [
+        ({**_SAMPLE, "systemPrompt": 5}, "invalid type: integer `5`, expected a string"),
+        (
+            {**_SAMPLE, "modelPreferences": {"hints": [{"name": []}]}},
+            "invalid type: sequence, expected a string",
+        ),
+        ({**_SAMPLE, "stopSequences": [1]}, "invalid type: integer `1`, expected a string"),
+        ({**_SAMPLE, "stopSequences": "s"}, 'invalid type: string "s", expected a sequence'),
+    ]
+    for params, message in cases:
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request({"method": "sampling/createMessage", "params": params})
+        assert str(exc.value) == message
+
+
+def test_envelope_sequence_form_counts_its_slots() -> None:
+    """The envelope read from serde's sequence form: an empty array lacks slot 0 of the two
+    (``method``, ``params``), three elements are too many."""
+    cases: list[tuple[JSON, str]] = [
+        ([], "invalid length 0, expected struct Envelope with 2 elements"),
+        (["roots/list", {}, 1], "invalid length 3, expected fewer elements in array"),
+        (5, "invalid type: integer `5`, expected struct Envelope"),
+        ({"params": {}}, "missing field `method`"),
+        ([7], "invalid type: integer `7`, expected a string"),
+    ]
+    for envelope, message in cases:
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request(envelope)
+        assert str(exc.value) == message
+    assert decode_input_request(["roots/list"]).kind is InputKind.ROOTS
+
+
+def test_tool_result_is_error_is_a_bool() -> None:
+    """``ToolResult.is_error`` is a ``#[serde(default)] bool``: absent or a boolean reads,
+    ``null`` or another type is a misfit."""
+    base: dict[str, JSON] = {"type": "tool_result", "toolUseId": "1", "content": [_TEXT]}
+    assert _fits_sampling(base)
+    assert _fits_sampling({**base, "isError": True})
+    assert _fits_sampling({**base, "isError": False})
+    for bad in (None, "yes", 1):
+        assert not _fits_sampling({**base, "isError": bad})
+
+
+def test_server_config_defaults_are_nevas() -> None:
+    """neva's ``McpOptions`` defaults: a 300 s ``requestState`` lifetime and an 8 KiB token cap."""
+    config = ServerConfig(Keyring.single(b"k" * 32))
+    assert config.ttl == 300
+    assert config.max_state_bytes == 8 * 1024
