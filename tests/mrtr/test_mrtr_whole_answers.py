@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+from mcp_touchstone.mrtr import (
+    InputRequestError,
+    PayloadError,
+    StatePayload,
+    decode_input_request,
+)
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import parse_capabilities
 from mcp_touchstone.mrtr._engine import ServerConfig
@@ -528,3 +533,37 @@ def test_server_config_defaults_are_nevas() -> None:
     config = ServerConfig(Keyring.single(b"k" * 32))
     assert config.ttl == 300
     assert config.max_state_bytes == 8 * 1024
+
+
+def test_payload_from_json_takes_the_whole_sequence_form() -> None:
+    """``StatePayload`` read from a JSON value in serde's sequence form takes all eight fields
+    (``aud`` last) as the byte decoder does; a ninth element is one too many (MRTR-PAYLOAD-8)."""
+    seq: list[JSON] = [{}, [], {}, [], 18446744073709551615, "x", "p", "svc"]
+    data = b'[{},[],{},[],18446744073709551615,"x","p","svc"]'
+    assert StatePayload.from_json(seq) == StatePayload.decode(data)
+    assert StatePayload.from_json(seq).aud == "svc"
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.from_json([*seq, None])
+    assert str(exc.value) == "invalid length 9, expected fewer elements in array"
+    # From bytes serde_json's end_seq meets the ninth element: trailing characters.
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(b'[{},[],{},[],1,"x",null,null,null]')
+    assert str(exc.value) == "trailing characters at line 1 column 30"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{1:2}", "key must be a string at line 1 column 2"),
+        (b"{", "EOF while parsing an object at line 1 column 1"),
+    ],
+)
+def test_payload_object_keys_fail_as_serde_parse_object_does(data: bytes, message: str) -> None:
+    """Where an object key should start, serde_json's ``parse_object`` says ``key must be a
+    string`` at any other byte and ``EOF while parsing an object`` at the end of the input."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(b'{"answers":{},' + data[1:])
+    assert str(exc.value).startswith(message.split(" at ", maxsplit=1)[0])
