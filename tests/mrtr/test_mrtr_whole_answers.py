@@ -567,3 +567,33 @@ def test_payload_object_keys_fail_as_serde_parse_object_does(data: bytes, messag
     with pytest.raises(PayloadError) as exc:
         StatePayload.decode(b'{"answers":{},' + data[1:])
     assert str(exc.value).startswith(message.split(" at ", maxsplit=1)[0])
+
+
+_VARIANTS: list[tuple[dict[str, JSON], tuple[str, ...], tuple[str, ...]]] = [
+    # (a well-formed item, its required string members, its optional typed members)
+    ({"type": "text", "text": "x"}, ("text",), ()),
+    ({"type": "audio", "data": "aGk=", "mimeType": "audio/wav"}, ("data", "mimeType"), ()),
+    ({"type": "image", "data": "aGk=", "mimeType": "image/png"}, ("data", "mimeType"), ()),
+    (
+        {"type": "resource_link", "uri": "file:///a", "name": "a"},
+        ("uri", "name"),
+        ("mimeType", "title", "description", "size", "icons"),
+    ),
+    ({"type": "tool_use", "id": "1", "name": "t"}, ("id", "name"), ("input",)),
+    ({"type": "tool_result", "toolUseId": "1", "content": []}, ("toolUseId",), ("isError",)),
+]
+
+
+@pytest.mark.parametrize(("item", "required", "optional"), _VARIANTS)
+def test_every_content_variant_types_each_member(
+    item: dict[str, JSON], required: tuple[str, ...], optional: tuple[str, ...]
+) -> None:
+    """Each ``Content`` variant (internally tagged by ``type``) needs each of its required
+    string members, and refuses a wrongly typed optional one; a well-formed item fits."""
+    assert _fits_sampling(item)
+    for name in required:
+        assert not _fits_sampling({k: v for k, v in item.items() if k != name}), name
+        assert not _fits_sampling({**item, name: 7}), name
+    for name in optional:
+        assert not _fits_sampling({**item, name: "x" if name in ("size", "input") else 7}), name
+    assert not _fits_sampling({**item, "type": "video"})
