@@ -597,3 +597,14 @@ def test_every_content_variant_types_each_member(
     for name in optional:
         assert not _fits_sampling({**item, name: "x" if name in ("size", "input") else 7}), name
     assert not _fits_sampling({**item, "type": "video"})
+
+
+def test_roots_params_sequence_form_reads_its_meta() -> None:
+    """``ListRootsRequestParams``' one field is ``_meta`` (a ``RequestParamsMeta``): its
+    sequence form ``[meta]`` parses that meta as the object form does."""
+    forms: list[JSON] = [{"_meta": {"tracestate": 1}}, [{"tracestate": 1}]]
+    for params in forms:
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request({"method": "roots/list", "params": params})
+        assert str(exc.value) == "invalid type: integer `1`, expected a string"
+    assert decode_input_request({"method": "roots/list", "params": [{"tracestate": "t"}]})
