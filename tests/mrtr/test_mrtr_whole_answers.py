@@ -608,3 +608,59 @@ def test_roots_params_sequence_form_reads_its_meta() -> None:
             decode_input_request({"method": "roots/list", "params": params})
         assert str(exc.value) == "invalid type: integer `1`, expected a string"
     assert decode_input_request({"method": "roots/list", "params": [{"tracestate": "t"}]})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"answers"', "EOF while parsing an object at line 1 column 10"),
+        (b'{"answers" 1', "expected `:` at line 1 column 12"),
+        (b'{"zz":{"a"', "EOF while parsing an object at line 1 column 10"),
+        (b'{"zz":{"a" 1}}', "expected `:` at line 1 column 12"),
+    ],
+)
+def test_payload_colon_errors_are_serde_parse_object_colon(data: bytes, message: str) -> None:
+    """After an object key serde_json's ``parse_object_colon`` wants ``:``: the end of the
+    input is ``EOF while parsing an object``, another byte ``expected `:```, in a payload
+    field's key and in an ignored member's nested object alike."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
+
+
+def _form_with(prop: JSON) -> JSON:
+    schema: dict[str, JSON] = {"type": "object", "properties": {"p": prop}}
+    return {"method": "elicitation/create", "params": {"message": "m", "requestedSchema": schema}}
+
+
+_SCHEMAS: list[tuple[dict[str, JSON], dict[str, JSON]]] = [
+    # (a schema neva's ``Schema`` reads, a wrongly typed value for each optional member)
+    (
+        {"type": "string"},
+        {"title": 1, "description": 1, "minLength": -1, "maxLength": "9", "format": "time"},
+    ),
+    ({"type": "string", "enum": ["a"]}, {"title": 1, "default": 1}),
+    ({"type": "string", "enum": ["a"], "enumNames": ["A"]}, {"enumNames": [1]}),
+    ({"type": "string", "oneOf": [{"const": "a", "title": "A"}]}, {"default": 1}),
+    (
+        {"type": "array", "items": {"enum": ["a"]}},
+        {"maxItems": -1, "minItems": 1.5, "default": [1], "title": 1},
+    ),
+    ({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}, {"description": 1}),
+    ({"type": "number"}, {"minimum": "0", "maximum": "9", "title": 1}),
+    ({"type": "integer"}, {"minimum": True, "maximum": "9", "description": 1}),
+    ({"type": "boolean"}, {"default": "yes", "title": 1}),
+]
+
+
+@pytest.mark.parametrize(("schema", "wrong"), _SCHEMAS)
+def test_every_schema_kind_types_each_optional_member(
+    schema: dict[str, JSON], wrong: dict[str, JSON]
+) -> None:
+    """Each ``Schema`` struct neva's reader chooses types each of its optional members: the
+    schema reads, and with any one member wrongly typed it is refused by name."""
+    assert decode_input_request(_form_with(schema)).kind is InputKind.ELICITATION
+    for name, value in wrong.items():
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request(_form_with({**schema, name: value}))
+        assert str(exc.value) == "property `p` is not a schema neva's `Schema` reads", name
