@@ -17,7 +17,12 @@ from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import parse_capabilities
 from mcp_touchstone.mrtr._engine import ServerConfig
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS
-from mcp_touchstone.mrtr._meta import CLIENT_CAPABILITIES_KEY, MetaError, parse_request_meta
+from mcp_touchstone.mrtr._meta import (
+    CLIENT_CAPABILITIES_KEY,
+    MetaError,
+    check_icon,
+    parse_request_meta,
+)
 from mcp_touchstone.mrtr._params import method_params_error
 from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._state import Keyring
@@ -664,3 +669,29 @@ def test_every_schema_kind_types_each_optional_member(
         with pytest.raises(InputRequestError) as exc:
             decode_input_request(_form_with({**schema, name: value}))
         assert str(exc.value) == "property `p` is not a schema neva's `Schema` reads", name
+
+
+def test_icon_struct_is_named_in_serde_messages() -> None:
+    """neva's ``Icon`` (``mimeType``, ``sizes``, ``src``, ``theme`` in declared order) is named
+    in serde's wrong-type and sequence-form messages; its sequence form reads ``src`` third."""
+    cases: list[tuple[JSON, str]] = [
+        (5, "invalid type: integer `5`, expected struct Icon"),
+        ([], "invalid length 0, expected struct Icon with 4 elements"),
+        ([None, None], "invalid length 2, expected struct Icon with 4 elements"),
+        ([None, None, 1, None], "icon `src` must be a string"),
+    ]
+    for icon, message in cases:
+        with pytest.raises(MetaError) as exc:
+            check_icon(icon)
+        assert str(exc.value) == message
+    check_icon([None, None, "https://e.io/i.png", None])
+
+
+def test_sampling_message_content_is_one_or_many() -> None:
+    """A sampling message's ``content`` is ``OneOrMany<Content>``: a scalar or ``null`` matches
+    neither variant of the untagged enum, and is refused in serde's words."""
+    for content in (5, None, "x"):
+        params: JSON = {"messages": [{"role": "user", "content": content}], "maxTokens": 1}
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request({"method": "sampling/createMessage", "params": params})
+        assert str(exc.value) == "data did not match any variant of untagged enum OneOrMany"
