@@ -695,3 +695,38 @@ def test_sampling_message_content_is_one_or_many() -> None:
         with pytest.raises(InputRequestError) as exc:
             decode_input_request({"method": "sampling/createMessage", "params": params})
         assert str(exc.value) == "data did not match any variant of untagged enum OneOrMany"
+
+
+def test_form_elicitation_needs_its_requested_schema() -> None:
+    """``ElicitRequestFormParams.requestedSchema`` has no default: a form elicitation without it
+    fails with serde's missing-field message."""
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": "elicitation/create", "params": {"message": "m"}})
+    assert str(exc.value) == "missing field `requestedSchema`"
+
+
+def test_payload_from_a_non_container_names_the_struct() -> None:
+    """A payload value that is neither an object nor a sequence names ``StatePayload``."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.from_json(5)
+    assert str(exc.value) == "invalid type: integer `5`, expected struct StatePayload"
+
+
+@pytest.mark.parametrize(("arrays", "ok"), [(125, True), (126, False)])
+def test_payload_typed_field_depth_limit_is_serde_jsons(arrays: int, ok: bool) -> None:
+    """MRTR-PAYLOAD-8, JSON-PARSE-6: a typed payload field may nest 127 levels counting the
+    payload (object or sequence form) and the ``answers`` map; the 128th level is
+    ``recursion limit exceeded``."""
+    deep = b"[" * arrays + b"]" * arrays
+    for data in (
+        b'{"answers":{"k":' + deep + b'},"exp":5,"req":"r"}',
+        # An escape anywhere defers to the exact byte reader, which counts the levels itself.
+        b'{"answers":{"k":' + deep + b'},"exp":5,"req":"\\u0072"}',
+        b'[{"k":' + deep + b'},[],{},[],5,"\\u0072",null,null]',
+    ):
+        if ok:
+            assert StatePayload.decode(data).exp == 5
+            continue
+        with pytest.raises(PayloadError) as exc:
+            StatePayload.decode(data)
+        assert str(exc.value).startswith("recursion limit exceeded at line 1 column ")
