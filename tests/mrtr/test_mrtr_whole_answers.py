@@ -15,6 +15,7 @@ from mcp_touchstone.mrtr import (
 )
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import parse_capabilities
+from mcp_touchstone.mrtr._client import read_server_info
 from mcp_touchstone.mrtr._engine import ServerConfig
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS
 from mcp_touchstone.mrtr._meta import (
@@ -36,6 +37,7 @@ from mcp_touchstone.mrtr._wire import (
 from mcp_touchstone.serde_json import JSON
 
 _TOKEN = "a number, UUID, string, or slash-separated path"  # neva's ProgressToken visitor
+_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 _LEVELS = "`debug`, `info`, `warning`, `error`, `notice`, `critical`, `alert`, `emergency`"
 
 
@@ -730,3 +732,36 @@ def test_payload_typed_field_depth_limit_is_serde_jsons(arrays: int, ok: bool) -
         with pytest.raises(PayloadError) as exc:
             StatePayload.decode(data)
         assert str(exc.value).startswith("recursion limit exceeded at line 1 column ")
+
+
+def test_server_info_icons_in_sequence_form_are_written_back_by_name() -> None:
+    """MRTR-CLIENT-10: an icon of the server's ``Implementation`` written in serde's sequence
+    form (``mimeType``, ``sizes``, ``src``, ``theme``) is read by position and written back
+    as an object, ``theme`` always present."""
+    icon: JSON = ["image/png", None, "https://e.io/i.png", None]
+    info: JSON = {"name": "s", "version": "1", "icons": [icon]}
+    response: dict[str, JSON] = {"result": {"_meta": {_SERVER_INFO_KEY: info}}}
+    assert read_server_info(response) == {
+        "name": "s",
+        "version": "1",
+        "icons": [{"mimeType": "image/png", "src": "https://e.io/i.png", "theme": None}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"zz":{', "EOF while parsing an object at line 1 column 7"),
+        (b'{"zz":{1', "key must be a string at line 1 column 8"),
+        (b'{"zz":1.', "invalid number at line 1 column "),
+        (b'{"zz":1.x}', "invalid number at line 1 column "),
+        (b'{"zz":1e', "invalid number at line 1 column "),
+    ],
+)
+def test_ignored_member_errors_are_serde_jsons(data: bytes, message: str) -> None:
+    """An ignored payload member is still read by serde_json's grammar: a key it cannot start
+    and a number with no digit after ``.`` or ``e`` fail in serde_json's words, never with an
+    IndexError at the end of the input."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value).startswith(message)
