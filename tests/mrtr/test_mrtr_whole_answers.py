@@ -14,7 +14,7 @@ from mcp_touchstone.mrtr import (
     decode_input_request,
 )
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
-from mcp_touchstone.mrtr._capabilities import parse_capabilities
+from mcp_touchstone.mrtr._capabilities import CapabilityError, parse_capabilities
 from mcp_touchstone.mrtr._client import read_server_info
 from mcp_touchstone.mrtr._engine import ServerConfig
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS
@@ -765,3 +765,16 @@ def test_ignored_member_errors_are_serde_jsons(data: bytes, message: str) -> Non
     with pytest.raises(PayloadError) as exc:
         StatePayload.decode(data)
     assert str(exc.value).startswith(message)
+
+
+def test_elicitation_modes_sequence_form_has_two_slots() -> None:
+    """MRTR-CAP-2: ``ElicitationModes`` has two fields (``form``, ``url``): its sequence form
+    takes up to two elements, a third makes no variant of the untagged declaration match."""
+    assert parse_capabilities({"elicitation": [{}, {}]}) == parse_capabilities(
+        {"elicitation": {"form": {}, "url": {}}}
+    )
+    with pytest.raises(CapabilityError) as exc:
+        parse_capabilities({"elicitation": [{}, {}, {}]})
+    assert str(exc.value) == (
+        "data did not match any variant of untagged enum ElicitationDeclaration"
+    )
