@@ -778,3 +778,67 @@ def test_elicitation_modes_sequence_form_has_two_slots() -> None:
     assert str(exc.value) == (
         "data did not match any variant of untagged enum ElicitationDeclaration"
     )
+
+
+_SAMPLING_ORDER = (
+    "messages",
+    "maxTokens",
+    "includeContext",
+    "metadata",
+    "modelPreferences",
+    "systemPrompt",
+    "temperature",
+    "stopSequences",
+    "tools",
+    "toolChoice",
+)  # neva's CreateMessageRequestParams, declared order (default build: no `task`)
+_SAMPLING_WRONG: dict[str, JSON] = {
+    "messages": 5,
+    "maxTokens": "5",
+    "includeContext": "everything",
+    "modelPreferences": "p",
+    "systemPrompt": 5,
+    "temperature": "hot",
+    "stopSequences": "s",
+    "tools": 5,
+    "toolChoice": 5,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAMPLING_WRONG))
+def test_sampling_params_sequence_form_reads_each_field_by_position(name: str) -> None:
+    """In serde's sequence form each ``CreateMessageRequestParams`` field is read from its
+    declared position: a wrongly typed value there is refused with the same message as under
+    its name in the object form."""
+    obj: dict[str, JSON] = {"messages": [], "maxTokens": 5, name: _SAMPLING_WRONG[name]}
+    seq: list[JSON] = [obj.get(field) for field in _SAMPLING_ORDER]
+    messages = []
+    for params in (obj, seq):
+        with pytest.raises(InputRequestError) as exc:
+            decode_input_request({"method": "sampling/createMessage", "params": params})
+        messages.append(str(exc.value))
+    assert messages[0] == messages[1]
+
+
+def test_roots_answer_sequence_forms_read_by_position() -> None:
+    """``ListRootsResult`` (``roots``, ``_meta``) and ``Root`` (``uri``, ``name``, ``_meta``)
+    read their sequence forms by position: the roots' members and the typed ``_meta``."""
+    assert read_answer(InputKind.ROOTS, [[["file:///a", "a", None]], None]) is not None
+    assert read_answer(InputKind.ROOTS, {"roots": [["file:///a", "a", {"x": 1}]]}) is not None
+    with pytest.raises(AnswerError) as exc:
+        read_answer(InputKind.ROOTS, [[], {"tracestate": 1}])
+    assert str(exc.value) == "invalid type: integer `1`, expected a string"
+    with pytest.raises(AnswerError) as exc:
+        read_answer(InputKind.ROOTS, [[["file:///a", 7, None]], None])
+    assert str(exc.value) == "invalid type: integer `7`, expected a string"
+
+
+def test_keyring_caches_are_not_part_of_its_repr() -> None:
+    """A keyring's AEAD caches are bookkeeping, not fields of the value: its repr names only
+    ``active_kid`` and ``keys``, before and after a cipher is derived."""
+    ring = Keyring.single(b"s" * 32)
+    ring.cipher(b"s" * 32)
+    text = repr(ring)
+    assert text.startswith("Keyring(active_kid='0', keys=")
+    assert "_ciphers" not in text
+    assert "_sealers" not in text
