@@ -34,8 +34,8 @@ from mcp_touchstone.adapters._common import (
     INSUFFICIENT_SCOPE,
     Caller,
     Denied,
+    GrantPlans,
     GrantsSource,
-    decide_grant,
     identity_from_token,
     new_sentinel,
     revision,
@@ -131,6 +131,7 @@ class _Protection:
         self.server_id = server_id
         self.identity = identity
         self.original: dict[str, Handler] = {}
+        self.plans = GrantPlans()
 
     # -- who is asking ------------------------------------------------------------------
     def caller(self, ctx: Any) -> Caller:
@@ -278,7 +279,7 @@ class _Protection:
             ):
                 return await self._not_found(ctx, method, params, field, ident)
             if kind is ComponentKind.TOOL and self.grants is not None:
-                verdict = decide_grant(
+                verdict = self.plans.decide(
                     self.grants(ctx), ident, self.server_id, params.arguments or {}
                 )
                 if isinstance(verdict, Denied):
