@@ -44,7 +44,7 @@ def _scope(grants: list[dict[str, JSON]]) -> ChioScope:
 
 
 _SCOPES: st.SearchStrategy[ChioScope | None] = st.one_of(st.none(), _GRANTS.map(_scope))
-_SHARED = GrantPlans(scopes=3, tools=4)
+_SHARED = GrantPlans(limit=3)
 """Shared across examples with tiny limits, so scopes are evicted and plans left unkept."""
 
 

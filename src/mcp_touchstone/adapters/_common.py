@@ -247,22 +247,22 @@ class GrantPlans:
     """:func:`decide_grant` with the scope's walk done once per caller scope (ADAPT-GRANT-5).
 
     A caller's :class:`ChioScope` is an immutable value, so which of its grants target a tool
-    on a server does not change between calls.  For each scope (held by identity, the most
-    recent ``scopes`` of them) and each ``(tool, server_id)`` (at most ``tools`` per scope), the
-    plan of :func:`_plan` is kept: out of scope, or covered by an unconstrained grant, is then
-    answered without the walk; a call where a targeting grant has constraints takes the general
-    path, :func:`decide_grant`.  The arguments are still checked as serde_json values first
-    (as the matcher does: unreadable arguments deny before any grant is read), except ``{}``,
-    which always is one.  The answers are :func:`decide_grant`'s (a differential test checks
-    it); only the adapters hold this state, the scope core holds none.
+    on a server does not change between calls.  The plan of :func:`_plan` is kept per
+    ``(scope, tool, server_id)``, the scope held by identity (the entry keeps the scope, so its
+    id is not reused while the entry lives), at most ``limit`` entries (the oldest dropped
+    first): out of scope, or covered by an unconstrained grant, is then answered without the
+    walk; a call where a targeting grant has constraints takes the general path,
+    :func:`decide_grant`.  The arguments are still checked as serde_json values first (as the
+    matcher does: unreadable arguments deny before any grant is read), except ``{}``, which
+    always is one.  The answers are :func:`decide_grant`'s (a differential test checks it);
+    only the adapters hold this state, the scope core holds none.
     """
 
-    __slots__ = ("_scope_limit", "_scopes", "_tool_limit")
+    __slots__ = ("_limit", "_plans")
 
-    def __init__(self, *, scopes: int = 64, tools: int = 4096) -> None:
-        self._scopes: dict[int, tuple[ChioScope, dict[tuple[str, str], int]]] = {}
-        self._scope_limit = scopes
-        self._tool_limit = tools
+    def __init__(self, *, limit: int = 4096) -> None:
+        self._plans: dict[tuple[int, str, str], tuple[ChioScope, int]] = {}
+        self._limit = limit
 
     def decide(
         self, scope: ChioScope | None, tool: str, server_id: str, arguments: JSON
@@ -270,16 +270,11 @@ class GrantPlans:
         """:func:`decide_grant`'s answer for the call."""
         if scope is None:
             return decide_grant(scope, tool, server_id, arguments)
-        entry = self._scopes.get(id(scope))
+        key = (id(scope), tool, server_id)
+        entry = self._plans.get(key)
         if entry is None or entry[0] is not scope:
-            entry = self._remember(scope)
-        plans = entry[1]
-        key = (tool, server_id)
-        plan = plans.get(key)
-        if plan is None:
-            plan = _plan(scope, tool, server_id)
-            if len(plans) < self._tool_limit:
-                plans[key] = plan
+            entry = self._remember(key, scope, _plan(scope, tool, server_id))
+        plan = entry[1]
         if plan == _CONSTRAINED:
             return decide_grant(scope, tool, server_id, arguments)
         if not (arguments.__class__ is dict and not arguments):
@@ -289,12 +284,14 @@ class GrantPlans:
                 return decide_grant(scope, tool, server_id, arguments)  # its denial
         return _GRANTED if plan == _UNCONSTRAINED else _denied(tool, "out of scope")
 
-    def _remember(self, scope: ChioScope) -> tuple[ChioScope, dict[tuple[str, str], int]]:
-        scopes = self._scopes
-        if len(scopes) >= self._scope_limit:
-            del scopes[next(iter(scopes))]  # the oldest
-        entry: tuple[ChioScope, dict[tuple[str, str], int]] = (scope, {})
-        scopes[id(scope)] = entry
+    def _remember(
+        self, key: tuple[int, str, str], scope: ChioScope, plan: int
+    ) -> tuple[ChioScope, int]:
+        plans = self._plans
+        if key not in plans and len(plans) >= self._limit:
+            del plans[next(iter(plans))]  # the oldest
+        entry = (scope, plan)
+        plans[key] = entry
         return entry
 
 

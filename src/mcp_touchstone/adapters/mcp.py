@@ -325,7 +325,9 @@ class _Protection:
             ):
                 return await self._not_found(ctx, method, params, field, ident)
             if judged:
-                verdict = self._grant(ctx, ident, params)
+                assert self.grants is not None
+                arguments = params.arguments or {}
+                verdict = self.plans.decide(self.grants(ctx), ident, self.server_id, arguments)
                 if isinstance(verdict, Denied):
                     raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
             return await original(ctx, params)
