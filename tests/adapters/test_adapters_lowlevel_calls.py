@@ -1,7 +1,8 @@
-"""protect() on a lowlevel ``Server`` no longer lists the catalog where the answer does not need
-it (ADAPT-PERF-1): nothing to judge installs the host's handler as it is, a granted call on a
-server that hides nothing goes straight to the host, and a lookup stops at the first match --
-with the answers of the lookup-first order (a differential test against it)."""
+"""protect()'s call checks do no work the answer does not need (ADAPT-PERF-1): on a lowlevel
+``Server`` nothing to judge installs the host's handler as it is, a granted call on a server
+that hides nothing goes straight to the host, and a lookup stops at the first match; on an
+``MCPServer`` the tools/call check is inlined -- each with the answers of the general
+lookup-first check (differential tests against it)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ from mcp.server.lowlevel.server import Server
 from mcp_touchstone.adapters.mcp import protect
 from mcp_touchstone.scope import ChioScope, decode_scope
 from mcp_touchstone.serde_json import JSON
-from mcp_touchstone.visibility import ANONYMOUS, IdentityClaims, Visibility
+from mcp_touchstone.visibility import (
+    ANONYMOUS,
+    SCOPES_KEY,
+    TAGS_KEY,
+    IdentityClaims,
+    Visibility,
+    VisibilityPolicy,
+    VisibleComponent,
+)
 from tests.adapters._drive import memory_exchange
 
 PAGE = 2
@@ -157,3 +166,74 @@ def test_a_raising_grants_source_fails_only_existing_tools() -> None:
     absent, existing = _exchange(server, ["zz", "a"])
     assert absent == _exchange(_Host(["a"]).server(), ["zz"])[0]
     assert "error" in existing or existing["result"].get("isError") is True
+
+
+_METAS: list[dict[str, Any] | None] = [
+    None,
+    {},
+    {SCOPES_KEY: ["admin"]},
+    {SCOPES_KEY: ["user"]},
+    {TAGS_KEY: ["secret"]},
+]
+
+
+def _by_name(component: VisibleComponent) -> bool:
+    return component.id != "t1"
+
+
+_POLICIES: list[VisibilityPolicy | None] = [
+    None,
+    Visibility().requiring_declared_scopes(),
+    Visibility(hidden_tags=frozenset({"secret"})),
+    _by_name,
+]
+
+
+def _mcpserver(metas: list[dict[str, Any] | None]) -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("managed")
+    for i, meta in enumerate(metas):
+
+        async def tool(i: int = i) -> str:
+            return f"ran t{i}"
+
+        server.add_tool(tool, name=f"t{i}", meta=meta)
+    return server
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(st.sampled_from(_METAS), min_size=1, max_size=4),
+    st.sampled_from(_POLICIES),
+    st.one_of(st.none(), st.lists(st.sampled_from(["t0", "t1", "t2", "*"]), max_size=2)),
+    st.sampled_from(["alice", "root", None]),
+    st.lists(st.sampled_from(["t0", "t1", "t2", "t3", "zz"]), min_size=1, max_size=4),
+)
+def test_managed_tool_call_answers_as_lookup_first(
+    metas: list[dict[str, Any] | None],
+    policy: VisibilityPolicy | None,
+    granted: list[str] | None,
+    token: str | None,
+    called: list[str],
+) -> None:
+    """On an MCPServer, the inlined tools/call check answers every call as the general
+    lookup-first check installed in its place does (hidden, step-up, granted, absent)."""
+    from mcp_touchstone.visibility import ComponentKind
+
+    scope = None if granted is None else _scope(granted)
+    grants = None if granted is None else (lambda _ctx: scope)
+    fast = protect(_mcpserver(metas), visibility=policy, grants=grants)
+    general = protect(_mcpserver(metas), visibility=policy, grants=grants)
+    low = general._lowlevel_server
+    guard = low._touchstone_protected
+    entry = low.get_request_handler("tools/call")
+    low.add_request_handler(
+        "tools/call",
+        entry.params_type,
+        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
+    )
+    calls = _calls(called)
+    ours = anyio.run(memory_exchange, fast, "modern", token, calls)
+    theirs = anyio.run(memory_exchange, general, "modern", token, calls)
+    assert ours == theirs

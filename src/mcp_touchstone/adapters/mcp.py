@@ -314,6 +314,15 @@ class _Protection:
             if not judged:
                 return original  # nothing to judge: every call is the host's (ADAPT-PERF-1)
             return self._grants_first(method, original)
+        if kind is ComponentKind.TOOL and self.high is not None:
+            return self._managed_tool_call(method, original)
+        return self.lookup_first(method, kind, field)
+
+    def lookup_first(self, method: str, kind: ComponentKind, field: str) -> Handler:
+        """The general call check: look the component up, refuse a hidden one with the host's
+        not-found, then (a tool, with grants) refuse an ungranted one with a step-up."""
+        original = self.original[method]
+        judged = kind is ComponentKind.TOOL and self.grants is not None
 
         async def handler(ctx: Any, params: Any) -> Any:
             ident = str(getattr(params, field))
@@ -329,6 +338,40 @@ class _Protection:
                 arguments = params.arguments or {}
                 verdict = self.plans.decide(self.grants(ctx), ident, self.server_id, arguments)
                 if isinstance(verdict, Denied):
+                    raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
+            return await original(ctx, params)
+
+        return handler
+
+    def _managed_tool_call(self, method: str, original: Handler) -> Handler:
+        """:meth:`lookup_first` for ``tools/call`` on an ``MCPServer``, its steps inlined
+        (ADAPT-PERF-1): the tool manager asked directly, :func:`shown_to_all` and the verdict
+        test written out; the same checks in the same order (a differential test compares the
+        two)."""
+        high: Any = self.high
+        policy = self.visibility
+        builtin = type(policy) is Visibility
+        grants = self.grants
+        plans = self.plans
+        server_id = self.server_id
+        tool_kind = ComponentKind.TOOL
+
+        async def handler(ctx: Any, params: Any) -> Any:
+            ident = params.name
+            if ident.__class__ is not str:
+                ident = str(ident)
+            tool = high._tool_manager.get_tool(ident)
+            if tool is None:
+                return await original(ctx, params)  # nonexistent: the host's own answer
+            meta = tool.meta
+            if not (policy is None or (builtin and not meta)) and not self.caller(ctx).sees(
+                policy, tool_kind, ident, meta
+            ):
+                return await self._not_found(ctx, method, params, "name", ident)
+            if grants is not None:
+                verdict = plans.decide(grants(ctx), ident, server_id, params.arguments or {})
+                if verdict.__class__ is Denied:
+                    assert isinstance(verdict, Denied)
                     raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
             return await original(ctx, params)
 
@@ -442,5 +485,5 @@ def protect(
         if entry is not None:
             low.add_request_handler(method, entry.params_type, guard.wrap_call(method, kind, field))
     guard.wrap_schema_lookup()
-    low._touchstone_protected = True  # type: ignore[attr-defined]  # a marker, not an API
+    low._touchstone_protected = guard  # type: ignore[attr-defined]  # a marker, not an API
     return server
