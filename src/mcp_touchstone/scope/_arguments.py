@@ -266,7 +266,8 @@ class _Walk:
             self.path_keyed.append(path_key)
         elif isinstance(value, dict):
             for entry_key, item in value.items():
-                lowered = ascii_lower(entry_key)
+                # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
+                lowered = entry_key.lower() if entry_key.isascii() else ascii_lower(entry_key)
                 audience_here, memory_here = audience_live, memory_live
                 if audience_live and lowered in AUDIENCE_KEYS:
                     if self.audience is None:
@@ -283,14 +284,14 @@ class _Walk:
                     self.entries.add((entry_key, item))
                     self.leaves.append((entry_key, item))
                     self.path_keyed.append(item_path_key)
-                else:
+                elif isinstance(item, dict | list):  # a number, boolean or null holds no leaf
                     self.visit(item, entry_key, item_path_key, audience_here, memory_here)
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, str):
                     self.leaves.append((key, item))
                     self.path_keyed.append(path_key)
-                else:
+                elif isinstance(item, dict | list):
                     self.visit(item, key, path_key, audience_live, memory_live)
 
 
