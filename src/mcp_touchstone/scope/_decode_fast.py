@@ -105,6 +105,8 @@ def _one_field(cls: type[C]) -> Callable[[Any], C]:
 _SET_GRANTS, _SET_RESOURCES, _SET_PROMPTS = _setters(ChioScope)
 
 _OPERATIONS: Final[dict[str, Operation]] = {member.value: member for member in Operation}
+_INVOKE_ONLY: Final = (Operation.INVOKE,)
+"""The operations of nearly every grant, ``["invoke"]``, decoded once (a tuple is immutable)."""
 
 _STRING_KINDS: Final[dict[str, Callable[[str], Constraint]]] = {
     "path_prefix": _one_field(PathPrefix),
@@ -216,9 +218,13 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
     tool_name = value.get("tool_name")
     if type(server_id) is not str or type(tool_name) is not str:
         return None
-    operations = _operations(value.get("operations"))
-    if operations is None:
-        return None
+    raw_operations = value.get("operations")
+    if type(raw_operations) is list and len(raw_operations) == 1 and raw_operations[0] == "invoke":
+        operations: tuple[Operation, ...] | None = _INVOKE_ONLY  # what _operations gives
+    else:
+        operations = _operations(raw_operations)
+        if operations is None:
+            return None
     constraints: tuple[Constraint, ...] = ()
     if "constraints" in value:
         raw = value["constraints"]

@@ -13,7 +13,7 @@ from typing import Any
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._record import record
+from mcp_touchstone.scope._record import record, record_fields
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -61,6 +61,14 @@ class MatchedGrant:
     index: int
     grant: ToolGrant
     specificity: tuple[int, int, int]
+
+
+_new = object.__new__
+_SET_INDEX, _SET_GRANT, _SET_SPECIFICITY = (
+    MatchedGrant.__dict__[name].__set__ for name in record_fields(MatchedGrant)
+)
+"""The slot setters of :class:`MatchedGrant`, in field order: the resolution makes each match as
+``object.__new__`` plus one store per field, which is what its ``__init__`` does."""
 
 
 @record
@@ -179,7 +187,11 @@ def _resolve(
                 covered = False
                 break
         if covered:
-            matches.append(MatchedGrant(index, grant, specificity(grant, tool_name, server_id)))
+            match = _new(MatchedGrant)  # MatchedGrant(index, grant, ...) without the call
+            _SET_INDEX(match, index)
+            _SET_GRANT(match, grant)
+            _SET_SPECIFICITY(match, specificity(grant, tool_name, server_id))
+            matches.append(match)
     return rank(matches)
 
 
