@@ -1,20 +1,23 @@
 """The scope operations the harness server serves (``_scope.PARSED_OPERATIONS``: the one-pass
 read of the common input, the resolution without ``check_arguments``) against the general
 operations, on any parsed input: the same output object (SCOPE-WIRE-1, SCOPE-WIRE-2,
-HARNESS-OPS-2), and the same response bytes through the line server."""
+HARNESS-OPS-2), an :class:`EncodedOutput`'s text equal to what serde_json writes for it, and
+the same response bytes through the line server."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone.harness import _scope
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.harness._registry import parsed_input_operations, reference_operations
 from mcp_touchstone.harness._server import serve
-from mcp_touchstone.serde_json import JSON, from_str, to_string_ordered
+from mcp_touchstone.serde_json import JSON, from_str, to_string, to_string_ordered
 from tests.strategies.scope import constraint_json, grant_json, json_values
 
 _OPERATIONS = ("scope.resolve_matching_grants", "scope.resolve_capability_grants")
@@ -71,7 +74,21 @@ def test_parsed_scope_operation_equals_general(raw: JSON, operation: str) -> Non
     served = parsed_input_operations()[operation](value)
     general = reference_operations()[operation](value)
     assert served == general
-    assert repr(served) == repr(general)
+    assert repr(dict(served)) == repr(general)
+    if isinstance(served, EncodedOutput):  # the text written for it is the object's text
+        assert served.text == to_string(dict(served))
+    line = to_string_ordered(
+        {"cmd": "run", "seq": 9, "case": {"operation": operation, "input": raw}}
+    )
+    assert _served_line(line, parsed_input_operations()) == _served_line(
+        line, reference_operations()
+    )
+
+
+def _served_line(line: str, table: Mapping[str, HarnessOperation]) -> bytes:
+    out = io.BytesIO()
+    serve([line.encode()], out, table)
+    return out.getvalue()
 
 
 @given(st.lists(grant_json(), min_size=1, max_size=4), st.sampled_from(_OPERATIONS))

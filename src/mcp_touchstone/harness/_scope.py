@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone import serde_json
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.harness._scope_common import _invalid, _matches, _read_input
 from mcp_touchstone.scope._decode import decode_scope, decode_scope_general
 from mcp_touchstone.scope._decode_fast import fast_scope
@@ -63,10 +64,39 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     return _answer(raw, resolve_capability_grants)
 
 
+def _matches_output(found: tuple[MatchedGrant, ...]) -> EncodedOutput:
+    """``_matches(found)`` with its JSON text (keys in sorted order; every value an int)."""
+    matches: list[JSON] = []
+    texts: list[str] = []
+    for match in found:
+        server_exact, tool_exact, count = specificity = match.specificity
+        matches.append({"index": match.index, "specificity": list(specificity)})
+        texts.append(
+            f'{{"index":{match.index},"specificity":[{server_exact},{tool_exact},{count}]}}'
+        )
+    output = EncodedOutput(matches=matches)
+    output.text = '{"matches":[' + ",".join(texts) + "]}"
+    return output
+
+
+def _error_output(kind: str, message: str | None = None) -> EncodedOutput:
+    """``{"error": {"kind": kind, "message": message}}`` (no message: ``kind`` alone), with its
+    JSON text."""
+    error: dict[str, JSON] = {"kind": kind}
+    text = f'{{"error":{{"kind":"{kind}"}}}}'
+    if message is not None:
+        error["message"] = message
+        text = f'{{"error":{{"kind":"{kind}","message":{serde_json.to_string(message)}}}}}'
+    output = EncodedOutput(error=error)
+    output.text = text
+    return output
+
+
 def _parsed(resolve: Resolver, *, capability: bool) -> HarnessOperation:
     """The operation ``_answer(raw, resolve)`` for parsed input: the common case in one pass
-    (``decode_scope``'s fast path, the resolution without ``check_arguments``), anything else
-    through ``_answer`` (with the general decoder once the fast path has declined the scope)."""
+    (``decode_scope``'s fast path, the resolution without ``check_arguments``, the answer
+    with its JSON text), anything else through ``_answer`` (with the general decoder once the
+    fast path has declined the scope)."""
 
     def operation(raw: JSON) -> dict[str, JSON]:
         decode = decode_scope
@@ -81,15 +111,10 @@ def _parsed(resolve: Resolver, *, capability: bool) -> HarnessOperation:
                     found = resolve_parsed(scope, tool_name, server_id, raw["arguments"])
                     if type(found) is tuple:
                         if found or not capability:
-                            return {
-                                "matches": [
-                                    {"index": m.index, "specificity": list(m.specificity)}
-                                    for m in found
-                                ]
-                            }
-                        return {"error": {"kind": "out_of_scope"}}
+                            return _matches_output(found)
+                        return _error_output("out_of_scope")
                     assert isinstance(found, ConstraintError)
-                    return {"error": {"kind": "constraint_error", "message": found.message}}
+                    return _error_output("constraint_error", found.message)
         return _answer(raw, resolve, decode)
 
     return operation

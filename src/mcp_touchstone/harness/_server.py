@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
 from mcp_touchstone import __version__, serde_json
-from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.serde_json import JSON
 
 PROTOCOL_VERSION = 1
@@ -84,8 +84,12 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
 
 def _encode(response: dict[str, JSON]) -> bytes:
     """One response line; an output that cannot be written as JSON text is ``errored`` instead
-    (HARNESS-MSG-5), so a bad output never ends the server."""
+    (HARNESS-MSG-5), so a bad output never ends the server.  An :class:`EncodedOutput` of a
+    ``{"seq", "output"}`` response is written from its text (the keys in sorted order)."""
     try:
+        output, seq = response.get("output"), response.get("seq")
+        if type(output) is EncodedOutput and type(seq) is int and len(response) == 2:
+            return f'{{"output":{output.text},"seq":{seq}}}\n'.encode()
         return serde_json.to_string(response).encode("utf-8") + b"\n"
     except Exception as exc:  # JsonError, a lone surrogate (UnicodeEncodeError), RecursionError
         fallback = _errored(f"output is not JSON: {type(exc).__name__}: {exc}", _seq_of(response))
