@@ -13,7 +13,7 @@ STAMP_FUZZ := $(VENV)/.stamp-fuzz
 
 NODE_STAMP := tests/node/node_modules/.stamp
 
-.PHONY: demo test slow bench vectors conformance leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
+.PHONY: demo test slow bench vectors conformance drt-node leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,20 @@ conformance: $(STAMP_DEV)
 	$(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation visibility.is_visible --examples 300 --expected-failures conformance/harnesses/node/baseline.json
 	@out=$$(mktemp); if TOUCHSTONE_NODE_PLANT=path-prefix $(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation scope.resolve_matching_grants --examples 3000 --seed 0 --expected-failures conformance/harnesses/node/baseline.json --rule SCOPE-PATH --out $$out; then echo "drt missed the planted bug"; exit 1; fi; grep -q '"path_prefix"' $$out || { echo "drt's candidate is not the planted path_prefix bug"; exit 1; }; rm -f $$out; echo "drt found and shrank the planted bug (exit 1, as it must; the candidate is a path_prefix case)"
 	$(BIN)/touchstone drt --operation scope.resolve_matching_grants --examples 300
+
+## drt-node: unfocused DRT of the Node harness's six operations, SEEDS (default 0-4) x DRT_EXAMPLES
+## (default 3000), with its baseline and --js-numbers (CONF-DRT-5); any difference fails (budget:
+## ~2 min on 2 cores, about 3 s per run; the slow test runs seed 0).
+SEEDS ?= 0 1 2 3 4
+DRT_EXAMPLES ?= 3000
+NODE_OPERATIONS := scope.resolve_matching_grants mrtr.request_binding mrtr.input_responses_digest mrtr.state.seal mrtr.state.open visibility.is_visible
+drt-node: $(STAMP_DEV)
+	@for op in $(NODE_OPERATIONS); do for s in $(SEEDS); do \
+	  out=$$($(BIN)/touchstone drt --impl "$(NODE_HARNESS)" --operation $$op --examples $(DRT_EXAMPLES) \
+	    --seed $$s --expected-failures conformance/harnesses/node/baseline.json --js-numbers); rc=$$?; \
+	  echo "seed $$s: $$(echo "$$out" | head -1)"; \
+	  test $$rc -eq 0 || { echo "$$out"; echo "drt-node: a difference ($$op, seed $$s)"; exit 1; }; \
+	done; done
 
 ## leak-matrix: rerun the cross-SDK leak checks and rewrite docs/leak-matrix.md (~30 s).
 leak-matrix: $(STAMP_DEV) $(NODE_STAMP)

@@ -334,6 +334,7 @@ def _cmd_drt(args: argparse.Namespace) -> int:
             seed=args.seed,
             timeout=args.timeout,
             leave_out=leave_out,
+            double_numbers=args.js_numbers,
         )
     except DrtError as exc:
         raise _UsageError(f"drt: {exc}") from None
@@ -486,6 +487,12 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         metavar="PREFIX",
         help="seed the search only from vectors citing a rule id starting with PREFIX (repeatable)",
+    )
+    d.add_argument(
+        "--js-numbers",
+        action="store_true",
+        help="the implementation reads JSON numbers as doubles (JavaScript): generate only "
+        "inputs whose numbers a double holds exactly (1.0 becomes 1, 2^53+1 becomes 2^53)",
     )
     d.set_defaults(func=_cmd_drt)
     _add_audit(sub)

@@ -85,42 +85,59 @@ async def http_exchange(
 ) -> list[tuple[int, bytes]]:
     """Send ``calls`` to ``server`` over streamable HTTP as ``token``; return each answer's
     status and body bytes."""
-    out: list[tuple[int, bytes]] = []
     async with http_client(server) as client:
-        headers = _headers(token, era)
-        if era == "legacy":
-            init = {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": ERAS[era],
-                    "capabilities": {},
-                    "clientInfo": {"name": "touchstone-probe", "version": "1"},
-                },
-            }
-            answer = await client.post("/mcp", json=init, headers=headers)
-            session = answer.headers.get("mcp-session-id")
-            if session is not None:
-                headers["Mcp-Session-Id"] = session
+        return await exchange_on(client, "/mcp", era, token, calls, extra_headers)
+
+
+async def exchange_on(  # noqa: PLR0917 - http_exchange's arguments, plus the client and URL
+    client: Any,
+    url: str,
+    era: str,
+    token: str | None,
+    calls: Sequence[Call],
+    extra_headers: Sequence[dict[str, str]] | None = None,
+    *,
+    initialized_note: bool = True,
+) -> list[tuple[int, bytes]]:
+    """The exchange of :func:`http_exchange` over an open HTTP ``client``, posting to ``url``:
+    in the legacy era the handshake first (``initialize``, then ``notifications/initialized``
+    unless ``initialized_note`` is off), in the modern era the per-request envelope."""
+    out: list[tuple[int, bytes]] = []
+    headers = _headers(token, era)
+    if era == "legacy":
+        init = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": ERAS[era],
+                "capabilities": {},
+                "clientInfo": {"name": "touchstone-probe", "version": "1"},
+            },
+        }
+        answer = await client.post(url, json=init, headers=headers)
+        session = answer.headers.get("mcp-session-id")
+        if session is not None:
+            headers["Mcp-Session-Id"] = session
+        if initialized_note:
             note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-            await client.post("/mcp", json=note, headers=headers)
-        for index, (method, params) in enumerate(calls, start=1):
-            body_params = dict(params)
-            request_headers = dict(headers)
-            if era == "modern":
-                body_params["_meta"] = {
-                    "io.modelcontextprotocol/protocolVersion": ERAS[era],
-                    **_ENVELOPE_META,
-                }
-                request_headers["Mcp-Method"] = method
-                if method in _NAME_KEYS:
-                    request_headers["Mcp-Name"] = str(params[_NAME_KEYS[method]])
-            if extra_headers is not None:
-                request_headers.update(extra_headers[index - 1])
-            body = {"jsonrpc": "2.0", "id": index, "method": method, "params": body_params}
-            answer = await client.post("/mcp", json=body, headers=request_headers)
-            out.append((answer.status_code, answer.content))
+            await client.post(url, json=note, headers=headers)
+    for index, (method, params) in enumerate(calls, start=1):
+        body_params = dict(params)
+        request_headers = dict(headers)
+        if era == "modern":
+            body_params["_meta"] = {
+                "io.modelcontextprotocol/protocolVersion": ERAS[era],
+                **_ENVELOPE_META,
+            }
+            request_headers["Mcp-Method"] = method
+            if method in _NAME_KEYS:
+                request_headers["Mcp-Name"] = str(params[_NAME_KEYS[method]])
+        if extra_headers is not None:
+            request_headers.update(extra_headers[index - 1])
+        body = {"jsonrpc": "2.0", "id": index, "method": method, "params": body_params}
+        answer = await client.post(url, json=body, headers=request_headers)
+        out.append((answer.status_code, answer.content))
     return out
 
 

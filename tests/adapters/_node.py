@@ -60,41 +60,11 @@ def node_server(mode: str) -> Iterator[str]:
 async def url_exchange(
     url: str, era: str, token: str | None, calls: Sequence[tuple[str, dict[str, Any]]]
 ) -> list[tuple[int, bytes]]:
-    """``_drive.http_exchange`` against a live URL: each answer's status and body bytes."""
+    """``_drive.http_exchange`` against a live URL: each answer's status and body bytes (the
+    legacy handshake without ``notifications/initialized``, as this probe has always sent it)."""
     import httpx2
 
-    from tests.adapters._drive import _ENVELOPE_META, _NAME_KEYS, ERAS, _headers
+    from tests.adapters._drive import exchange_on
 
-    out: list[tuple[int, bytes]] = []
     async with httpx2.AsyncClient(timeout=15) as client:
-        headers = _headers(token, era)
-        if era == "legacy":
-            init = {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": ERAS[era],
-                    "capabilities": {},
-                    "clientInfo": {"name": "touchstone-probe", "version": "1"},
-                },
-            }
-            answer = await client.post(url, json=init, headers=headers)
-            session = answer.headers.get("mcp-session-id")
-            if session is not None:
-                headers["Mcp-Session-Id"] = session
-        for index, (method, params) in enumerate(calls, start=1):
-            body_params = dict(params)
-            request_headers = dict(headers)
-            if era == "modern":
-                body_params["_meta"] = {
-                    "io.modelcontextprotocol/protocolVersion": ERAS[era],
-                    **_ENVELOPE_META,
-                }
-                request_headers["Mcp-Method"] = method
-                if method in _NAME_KEYS:
-                    request_headers["Mcp-Name"] = str(params[_NAME_KEYS[method]])
-            body = {"jsonrpc": "2.0", "id": index, "method": method, "params": body_params}
-            answer = await client.post(url, json=body, headers=request_headers)
-            out.append((answer.status_code, answer.content))
-    return out
+        return await exchange_on(client, url, era, token, calls, initialized_note=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shlex
 import shutil
 import sys
@@ -10,12 +11,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._cli import main
 from mcp_touchstone.conformance import _baseline
 from mcp_touchstone.conformance._drt import outside_rules, run_drt
-from mcp_touchstone.conformance._strategies import MAX_BYTES, operations, pool
+from mcp_touchstone.conformance._strategies import MAX_BYTES, _tweak_number, operations, pool
 from mcp_touchstone.conformance._vectors import load_file, load_tree
 from mcp_touchstone.harness import reference_operations
 
@@ -218,3 +221,22 @@ def test_rule_focus_seeds_the_search_from_the_cited_vectors_only() -> None:
         if any(r.startswith("SCOPE-PATH") for r in v.rules)
     }
     assert {serde_json.to_string_ordered(b) for b in focused.bases} == citing
+
+
+@given(
+    st.one_of(
+        st.integers(min_value=-(2**63), max_value=2**64 - 1),
+        st.floats(allow_nan=False, allow_infinity=False),
+    ),
+    st.integers(min_value=0, max_value=255),
+)
+def test_a_tweaked_number_reads_back_as_itself(value: int | float, b: int) -> None:
+    """CONF-DRT-1, VEC-CASE-1: a tweaked number is one serde_json reads back as itself (its
+    float reader is not correctly rounded, JSON-NUM-3), so a shrunk candidate is a valid vector."""
+    assume(serde_json.from_str(serde_json.to_string(value)) == value)  # as every corpus float
+    new = _tweak_number(value, b)
+    back = serde_json.from_str(serde_json.to_string(new))
+    assert type(back) is type(new)
+    assert back == new
+    if isinstance(new, float):
+        assert math.copysign(1.0, back) == math.copysign(1.0, new)  # type: ignore[arg-type]

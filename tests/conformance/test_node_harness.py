@@ -18,6 +18,15 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_DIR = ROOT / "conformance" / "harnesses" / "node"
 HARNESS = f"node {NODE_DIR / 'harness.js'}"
 BASELINE = str(NODE_DIR / "baseline.json")
+NODE_OPERATIONS = (
+    "scope.resolve_matching_grants",
+    "mrtr.request_binding",
+    "mrtr.input_responses_digest",
+    "mrtr.state.seal",
+    "mrtr.state.open",
+    "visibility.is_visible",
+)
+"""The operations the Node harness announces (CONF-NODE-1)."""
 
 
 @pytest.fixture(autouse=True)
@@ -44,14 +53,7 @@ def test_node_harness_passes_with_its_baseline(
     verdicts: dict[str, set[str]] = {r["operation"]: set() for r in doc["results"]}
     for r in doc["results"]:
         verdicts[r["operation"]].add(r["verdict"])
-    announced = {
-        "scope.resolve_matching_grants",
-        "mrtr.request_binding",
-        "mrtr.input_responses_digest",
-        "mrtr.state.seal",
-        "mrtr.state.open",
-        "visibility.is_visible",
-    }
+    announced = set(NODE_OPERATIONS)
     assert {op for op, v in verdicts.items() if "pass" in v} == announced
     assert all(v == {"not_applicable"} for op, v in verdicts.items() if op not in announced)
 

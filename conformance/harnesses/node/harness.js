@@ -2,14 +2,19 @@
 // mcp-touchstone harness protocol v1, in Node.js with its standard library only.
 //
 // Written from spec/*.md and shared/protocol/harness-v1.md the way an SDK team would write it:
-// JSON.parse / JSON.stringify for the wire, node:crypto for SHA-256 and ChaCha20-Poly1305.
-// What this gets wrong against the reference is listed, with the reason, in baseline.json
-// (JavaScript has one number type: 1.0 reads as 1, integers above 2^53 lose digits, and
-// JSON.stringify formats floats its own way).
+// JSON.parse for the wire, serde_json's text layout written by hand (jsonText), serde's derived
+// decoders as small combinators (struct, unitEnum), node:crypto for SHA-256 and ChaCha20-Poly1305.
+// What this gets wrong against the reference is listed, with the reason, in baseline.json: all of
+// it is JSON.parse's reading (one number type: 1.0 reads as 1, integers above 2^53 lose digits; a
+// repeated key keeps its last value), which only a hand-written parser would avoid. DRT it with
+// `touchstone drt --js-numbers` (spec/conformance.md CONF-DRT-5).
+//
+// Length: one file of about 750 lines on purpose: a complete harness an SDK team can read and
+// copy whole (spec/conformance.md, "Run it against your SDK").
 //
 // TOUCHSTONE_NODE_PLANT=<bug> plants a deliberate bug (tests check the runner catches it):
 //   path-prefix  PathPrefix compares raw string prefixes (no segment boundary)
-//   digest       the answers digest hashes JSON.stringify without sorting keys
+//   digest       the answers digest hashes the responses without sorting keys
 'use strict';
 
 const crypto = require('node:crypto');
@@ -25,16 +30,46 @@ const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const invalid = (message) => ({ error: { kind: 'invalid_input', message } });
 const utf8len = (s) => Buffer.byteLength(s, 'utf8');
 
-// ---------------------------------------------------------------- JSON (JSON-CANON-1)
+// ---------------------------------------------------------------- JSON (JSON-CANON-1, JSON-FLOAT-*)
 
-function canonical(value) {
-  if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
+// JSON text as serde_json writes it, as far as a JavaScript number can say: an integer in
+// i64/u64 range as its digits, -0 as -0.0 (serde_json reads "-0" as the float -0.0), any other
+// number in serde_json's float layout (shortest round-trip digits, positional when the decimal
+// exponent is in [-5, 16), else d[.ddd]e±X). What JSON.parse has already lost (1.0 read as 1,
+// integers above 2^53) cannot be written back: baseline.json lists those vectors.
+const I64_MIN = -(2 ** 63);
+function numberText(x) {
+  if (Object.is(x, -0)) return '-0.0';
+  if (Number.isInteger(x) && x >= I64_MIN && x < 2 ** 64) return BigInt(x).toString();
+  const [mantissa, e] = x.toExponential().split('e');
+  const exp = Number(e);
+  const sign = x < 0 ? '-' : '';
+  const digits = mantissa.replace('-', '').replace('.', '');
+  if (exp < -5 || exp >= 16) {
+    const tail = digits.length > 1 ? `.${digits.slice(1)}` : '';
+    return `${sign}${digits[0]}${tail}e${exp > 0 ? '+' : '-'}${Math.abs(exp)}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  const whole = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+  return `${sign}${whole}.${digits.slice(exp + 1) || '0'}`;
+}
+
+// sorted: keys by code point at every depth (serde_json's BTreeMap order); skip: keys left out
+// of the outermost object (MRTR-BIND-1's salient params).
+function jsonText(value, sorted, skip) {
+  if (typeof value === 'number') return numberText(value);
+  if (Array.isArray(value)) return '[' + value.map((v) => jsonText(v, sorted)).join(',') + ']';
   if (isObj(value)) {
-    const keys = Object.keys(value).sort(codePointCompare);
-    return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonical(value[k])).join(',') + '}';
+    let keys = Object.keys(value);
+    if (skip) keys = keys.filter((k) => !skip.has(k));
+    if (sorted) keys.sort(codePointCompare);
+    return '{' + keys.map((k) => JSON.stringify(k) + ':' + jsonText(value[k], sorted)).join(',') +
+      '}';
   }
   return JSON.stringify(value);
 }
+
+const canonical = (value, skip) => jsonText(value, true, skip);
 
 function codePointCompare(a, b) {
   const x = Array.from(a), y = Array.from(b);
@@ -50,17 +85,11 @@ const b64url = (buf) => Buffer.from(buf).toString('base64url');
 
 // ---------------------------------------------------------------- mrtr (MRTR-BIND, MRTR-DIGEST)
 
-function salient(params) {
-  if (!isObj(params)) return params === undefined ? null : params;
-  const out = {};
-  for (const k of Object.keys(params)) {
-    if (k !== '_meta' && k !== 'inputResponses' && k !== 'requestState') out[k] = params[k];
-  }
-  return out;
-}
+const UNSALIENT = new Set(['_meta', 'inputResponses', 'requestState']);
 
 function binding(method, params) {
-  return method + ':' + b64url(sha256(Buffer.from(canonical(salient(params)), 'utf8')));
+  const text = params === undefined ? 'null' : canonical(params, isObj(params) ? UNSALIENT : null);
+  return method + ':' + b64url(sha256(Buffer.from(text, 'utf8')));
 }
 
 function requestBinding(input) {
@@ -70,7 +99,7 @@ function requestBinding(input) {
 
 function inputResponsesDigest(input) {
   if (!isObj(input) || !isObj(input.responses)) return invalid('responses must be an object');
-  const text = PLANT === 'digest' ? JSON.stringify(input.responses) : canonical(input.responses);
+  const text = PLANT === 'digest' ? jsonText(input.responses, false) : canonical(input.responses);
   return { digest: b64url(sha256(Buffer.from(text, 'utf8'))) };
 }
 
@@ -95,44 +124,56 @@ function keyring(keys) {
 
 const aeadKey = (secret) => sha256(Buffer.concat([KEY_LABEL, secret]));
 
-function sortedDeep(value) {
-  if (Array.isArray(value)) return value.map(sortedDeep);
-  if (isObj(value)) {
-    const out = {};
-    for (const k of Object.keys(value).sort(codePointCompare)) out[k] = sortedDeep(value[k]);
-    return out;
-  }
-  return value;
-}
+// u64: JavaScript reads u64::MAX as 2^64, which is refused (baseline.json).
+const isU64 = (n) => Number.isInteger(n) && !Object.is(n, -0) && n >= 0 && n < 2 ** 64;
 
-function isU64(n) {
-  return Number.isInteger(n) && n >= 0 && n <= Number.MAX_SAFE_INTEGER;
+// neva's StatePayload as serde reads it (MRTR-PAYLOAD-*): a map by field name (other keys
+// ignored) or serde's sequence form, its fields in declared order, where `principal` (an Option
+// without a default) is required too. Throws InvalidInput naming the problem.
+const PAYLOAD_FIELDS = ['answers', 'requested', 'memos', 'effects', 'exp', 'req', 'principal', 'aud'];
+const PAYLOAD_DEFAULTS = { requested: [], memos: {}, effects: [], principal: null, aud: null };
+
+function statePayload(p) {
+  let fields;
+  if (isObj(p)) {
+    fields = p;
+  } else if (Array.isArray(p)) {
+    if (p.length > PAYLOAD_FIELDS.length) throw new InvalidInput('too many payload elements');
+    fields = {};
+    p.forEach((v, i) => { fields[PAYLOAD_FIELDS[i]] = v; });
+    if (p.length < 7) throw new InvalidInput(`payload element ${PAYLOAD_FIELDS[p.length]} missing`);
+  } else {
+    throw new InvalidInput('invalid type: expected struct StatePayload');
+  }
+  const out = {};
+  for (const k of PAYLOAD_FIELDS) {
+    if (has(fields, k)) out[k] = fields[k];
+    else if (has(PAYLOAD_DEFAULTS, k)) out[k] = PAYLOAD_DEFAULTS[k];
+    else throw new InvalidInput(`missing field \`${k}\``);
+  }
+  const strList = (v) => Array.isArray(v) && v.every(isStr);
+  const optStr = (v) => v === null || isStr(v);
+  if (!isObj(out.answers) || !isObj(out.memos)) throw new InvalidInput('answers and memos: maps');
+  if (!strList(out.requested) || !strList(out.effects)) {
+    throw new InvalidInput('requested and effects must be arrays of strings');
+  }
+  if (!isU64(out.exp)) throw new InvalidInput('exp must be a u64');
+  if (!isStr(out.req)) throw new InvalidInput('req must be a string');
+  if (!optStr(out.principal) || !optStr(out.aud)) {
+    throw new InvalidInput('principal and aud are strings or null');
+  }
+  out.effects = Array.from(new Set(out.effects)); // a set in neva: repeats dropped
+  return out;
 }
 
 function payloadText(p) {
-  if (!isObj(p)) throw new InvalidInput('payload must be an object');
-  const answers = p.answers, memos = has(p, 'memos') ? p.memos : {};
-  const requested = has(p, 'requested') ? p.requested : [];
-  const effects = has(p, 'effects') ? p.effects : [];
-  const principal = has(p, 'principal') ? p.principal : null;
-  const aud = has(p, 'aud') ? p.aud : null;
-  if (!isObj(answers) || !isObj(memos)) throw new InvalidInput('answers and memos must be objects');
-  for (const list of [requested, effects]) {
-    if (!Array.isArray(list) || !list.every(isStr)) {
-      throw new InvalidInput('requested and effects must be arrays of strings');
-    }
-  }
-  if (!isU64(p.exp)) throw new InvalidInput('exp must be an unsigned integer');
-  if (!isStr(p.req)) throw new InvalidInput('req must be a string');
-  for (const v of [principal, aud]) {
-    if (v !== null && !isStr(v)) throw new InvalidInput('principal and aud are strings or null');
-  }
-  // MRTR-PAYLOAD-1: field order fixed; objects inside answers and memos are written sorted.
-  const ordered = {
-    answers: sortedDeep(answers), requested, memos: sortedDeep(memos), effects,
-    exp: p.exp, req: p.req, principal, aud,
-  };
-  return { text: JSON.stringify(ordered), aud };
+  const f = statePayload(p);
+  // MRTR-PAYLOAD-1: field order fixed; answers and memos written sorted at every depth.
+  const text = `{"answers":${canonical(f.answers)},"requested":${jsonText(f.requested)},` +
+    `"memos":${canonical(f.memos)},"effects":${jsonText(f.effects)},"exp":${numberText(f.exp)},` +
+    `"req":${JSON.stringify(f.req)},"principal":${jsonText(f.principal)},` +
+    `"aud":${jsonText(f.aud)}}`;
+  return { text, aud: f.aud };
 }
 
 function seal(input) {
@@ -179,25 +220,27 @@ function readPayload(text) {
   } catch (e) {
     return codeError(-32700, `payload is not JSON: ${e.message}`);
   }
-  if (!isObj(p)) return codeError(-32700, 'invalid type: expected struct StatePayload');
-  for (const k of ['answers', 'exp', 'req']) {
-    if (!has(p, k)) return codeError(-32700, `missing field \`${k}\``);
+  let payload;
+  try {
+    payload = statePayload(p);
+  } catch (e) {
+    if (e instanceof InvalidInput) return codeError(-32700, e.message);
+    throw e;
   }
-  const out = {
-    answers: p.answers, requested: has(p, 'requested') ? p.requested : [],
-    memos: has(p, 'memos') ? p.memos : {}, effects: has(p, 'effects') ? p.effects : [],
-    exp: p.exp, req: p.req, principal: has(p, 'principal') ? p.principal : null,
-    aud: has(p, 'aud') ? p.aud : null,
-  };
-  const strList = (v) => Array.isArray(v) && v.every(isStr);
-  const optStr = (v) => v === null || isStr(v);
-  if (!isObj(out.answers) || !isObj(out.memos) || !strList(out.requested) ||
-      !strList(out.effects) || !isU64(out.exp) || !isStr(out.req) ||
-      !optStr(out.principal) || !optStr(out.aud)) {
-    return codeError(-32700, 'invalid type in StatePayload');
+  // MRTR-PAYLOAD-8: serde_json's recursion limit of 128 counts the payload's own container, so a
+  // typed field nests at most 126 levels (an ignored member has no limit).
+  if (nests(payload.answers, 126) || nests(payload.memos, 126)) {
+    return codeError(-32700, 'recursion limit exceeded');
   }
-  out.effects = Array.from(new Set(out.effects)).sort(codePointCompare);
-  return { payload: out };
+  payload.effects.sort(codePointCompare);
+  return { payload };
+}
+
+// Whether `value` nests containers more than `levels` deep (an empty one counts as a level).
+function nests(value, levels) {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((v) => nests(v, levels - 1));
 }
 
 function open(input) {
@@ -209,13 +252,13 @@ function open(input) {
     if (e instanceof InvalidInput) return invalid(e.message);
     throw e;
   }
-  const check = input.check;
+  // An absent or null check opens only; an absent principal or audience is null.
+  const check = input.check === null || input.check === undefined ? undefined : input.check;
   if (check !== undefined) {
-    if (!isObj(check) || !isStr(check.method) || !Number.isInteger(check.now) ||
-        !Number.isInteger(check.max_state_bytes) ||
-        !(check.principal === null || isStr(check.principal)) ||
-        !(check.audience === null || isStr(check.audience))) {
-      return invalid('check needs method, principal, audience, now and max_state_bytes');
+    const optStr = (v) => v === undefined || v === null || isStr(v);
+    if (!isObj(check) || !isStr(check.method) || !isU64(check.now) ||
+        !isU64(check.max_state_bytes) || !optStr(check.principal) || !optStr(check.audience)) {
+      return invalid('check needs method, now and max_state_bytes; principal, audience: optional');
     }
     if (utf8len(input.token) > check.max_state_bytes) {
       return codeError(-32602, 'requestState exceeds the configured maximum size');
@@ -245,16 +288,29 @@ function open(input) {
   } catch (e) {
     return codeError(-32602, 'requestState integrity check failed');
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(plain);
+  // MRTR-PAYLOAD-7: invalid UTF-8 in a field the payload reads is refused; serde skips an unknown
+  // member without validating it. A leading U+FEFF is kept (JSON.parse then refuses it).
+  let text, lossy = false;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(plain);
+  } catch (e) {
+    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(plain);
+    lossy = true;
+  }
   const read = readPayload(text);
+  if (lossy && !read.error && jsonText(read.payload).includes('\uFFFD')) {
+    return codeError(-32700, 'payload is not UTF-8');
+  }
   if (read.error || check === undefined) return read;
   const p = read.payload;
   if (p.exp < check.now) return codeError(-32602, 'requestState expired');
   if (p.req !== binding(check.method, check.params)) {
     return codeError(-32602, 'requestState does not match this request');
   }
-  if (p.principal !== check.principal) return codeError(-32602, 'requestState principal mismatch');
-  if (p.aud !== check.audience) return codeError(-32602, 'requestState audience mismatch');
+  if (p.principal !== (check.principal ?? null)) {
+    return codeError(-32602, 'requestState principal mismatch');
+  }
+  if (p.aud !== (check.audience ?? null)) return codeError(-32602, 'requestState audience mismatch');
   return read;
 }
 
@@ -304,89 +360,158 @@ function isVisible(input) {
 
 // ---------------------------------------------------------------- scope (SCOPE-*)
 
-const OPERATIONS = new Set(['invoke', 'read_result', 'read', 'subscribe', 'get', 'delegate']);
-const DECIDED = new Set([
-  'path_prefix', 'domain_exact', 'domain_glob', 'max_length', 'max_args_size', 'custom',
-  'audience_allowlist', 'memory_store_allowlist',
-]);
-const REFUSED = new Set([
-  'regex_match', 'governed_intent_required', 'require_approval_above',
-  'require_cumulative_approval_above', 'seller_exact', 'minimum_runtime_assurance',
-  'minimum_autonomy_tier', 'table_allowlist', 'column_denylist', 'max_rows_returned',
-  'operation_class', 'content_review_tier', 'max_transaction_amount_usd',
-  'require_dual_approval', 'model_constraint', 'memory_write_deny_patterns',
-]);
-const STRING_VALUED = new Set([
-  'path_prefix', 'domain_exact', 'domain_glob', 'regex_match', 'seller_exact',
-  'max_transaction_amount_usd',
-]);
-const LIST_VALUED = new Set([
-  'table_allowlist', 'column_denylist', 'audience_allowlist', 'memory_store_allowlist',
-  'memory_write_deny_patterns',
-]);
-const U64_VALUED = new Set(['max_length', 'max_args_size', 'max_rows_returned']);
+// serde's derived decoders as combinators (SCOPE-SHAPE-*): a struct is read from a map by field
+// name or from an array by position; a unit enum is a variant name or a single-key map whose
+// value is null. Only validity matters: invalid_input messages are not compared (HARNESS-CMP-2).
+const fail = (where, what) => { throw new InvalidInput(`${where}: ${what}`); };
+const REQ = Symbol('required');
+const OPT = Symbol('optional'); // Option without #[serde(default)]: required positionally
+const U32_MAX = 0xffffffff;
+
+const str = (v, w) => (isStr(v) ? v : fail(w, 'expected a string'));
+const bool = (v, w) => (typeof v === 'boolean' ? v : fail(w, 'expected a boolean'));
+// -0 is serde_json's float -0.0, never an integer.
+const isUint = (v, limit) => Number.isInteger(v) && !Object.is(v, -0) && v >= 0 && v <= limit;
+const u32 = (v, w) => (isUint(v, U32_MAX) ? v : fail(w, 'expected a u32'));
+const u64 = (v, w) => (isU64(v) ? v : fail(w, 'expected a u64'));
+const option = (inner) => (v, w) => (v === null ? null : inner(v, w));
+const seq = (inner) => (v, w) =>
+  (Array.isArray(v) ? v.map((x, i) => inner(x, `${w}[${i}]`)) : fail(w, 'expected a sequence'));
+
+function unitEnum(names) {
+  return (v, w) => {
+    let name = v;
+    if (isObj(v)) {
+      const keys = Object.keys(v);
+      if (keys.length !== 1) fail(w, 'expected a map with a single key');
+      name = keys[0];
+      if (v[name] !== null) fail(w, 'expected a unit variant');
+    } else if (!isStr(v)) fail(w, 'expected a string or map');
+    return names.includes(name) ? name : fail(w, `unknown variant ${name}`);
+  };
+}
+
+// fields: [name, decode, REQ | OPT | default value]
+function struct(fields, { denyUnknown, positional = true }) {
+  return (v, w) => {
+    const out = {};
+    if (isObj(v)) {
+      if (denyUnknown) {
+        for (const k of Object.keys(v)) {
+          if (!fields.some(([name]) => name === k)) fail(w, `unknown field ${k}`);
+        }
+      }
+      for (const [name, decode, mode] of fields) {
+        if (has(v, name)) out[name] = decode(v[name], `${w}.${name}`);
+        else if (mode === REQ) fail(w, `missing field ${name}`);
+        else out[name] = mode === OPT ? null : mode;
+      }
+      return out;
+    }
+    if (positional && Array.isArray(v)) {
+      if (v.length > fields.length) fail(w, 'expected fewer elements in array');
+      fields.forEach(([name, decode, mode], i) => {
+        if (i < v.length) out[name] = decode(v[i], `${w}[${i}]`);
+        else if (mode === REQ || mode === OPT) fail(w, `missing element ${i}`);
+        else out[name] = mode;
+      });
+      return out;
+    }
+    return fail(w, 'expected a struct');
+  };
+}
+
+const OPERATIONS = unitEnum(['invoke', 'read_result', 'read', 'subscribe', 'get', 'delegate']);
+const monetary = struct([['units', u64, REQ], ['currency', str, REQ]], { denyUnknown: true });
+const bindingBody = struct([
+  ...['schema', 'root_capability_id', 'root_capability_hash', 'root_issuer', 'root_subject',
+    'root_scope_hash', 'root_grant_hash', 'approval_budget_id'].map((f) => [f, str, REQ]),
+  ['approval_budget_epoch', u64, REQ], ['threshold', monetary, REQ], ['root_expires_at', u64, REQ],
+], { denyUnknown: true });
+const rootBinding = struct([
+  ['body', bindingBody, REQ],
+  ['algorithm', option(unitEnum(['ed25519', 'p256', 'p384'])), null],
+  ['signature', str, REQ],
+], { denyUnknown: true });
+const variant = (fields) => struct(fields, { denyUnknown: true, positional: false });
+const strings = seq(str);
+
+// The refused variants (SCOPE-CON-2) are decoded as fully as the decided ones.
+const CONTENT = {
+  path_prefix: str, domain_exact: str, domain_glob: str, regex_match: str,
+  max_length: u64, max_args_size: u64,
+  governed_intent_required: (v, w) => (v === null ? null : fail(w, 'expected a unit variant')),
+  require_approval_above: variant([['threshold_units', u64, REQ]]),
+  require_cumulative_approval_above: variant([
+    ['threshold', monetary, REQ], ['approval_budget_id', str, REQ],
+    ['approval_budget_epoch', u64, REQ],
+    ['cumulative_approval_root_binding', option(rootBinding), null],
+  ]),
+  seller_exact: str,
+  minimum_runtime_assurance: unitEnum(['none', 'basic', 'attested', 'verified']),
+  minimum_autonomy_tier: unitEnum(['direct', 'delegated', 'autonomous']),
+  custom: (v, w) => (Array.isArray(v) && v.length === 2 ? strings(v, w)
+    : fail(w, 'expected an array of two strings')),
+  table_allowlist: strings, column_denylist: strings, max_rows_returned: u64,
+  operation_class: unitEnum(['read_only', 'read_write', 'admin']),
+  audience_allowlist: strings,
+  content_review_tier: unitEnum(['none', 'basic', 'strict']),
+  max_transaction_amount_usd: str, require_dual_approval: bool,
+  model_constraint: variant([
+    ['allowed_model_ids', strings, REQ],
+    ['min_safety_tier', option(unitEnum(['low', 'standard', 'high', 'restricted'])), OPT],
+  ]),
+  memory_store_allowlist: strings, memory_write_deny_patterns: strings,
+};
+
+// In the map form serde reads the tag as a unit enum ({"max_length": null} names a variant);
+// in the array form it is a plain string.
+function constraintTag(v, w, asEnum) {
+  let name = v;
+  if (asEnum && isObj(v)) {
+    const keys = Object.keys(v);
+    if (keys.length !== 1 || v[keys[0]] !== null) fail(w, 'expected a unit variant tag');
+    name = keys[0];
+  } else if (!isStr(v)) fail(w, 'expected a variant identifier');
+  return has(CONTENT, name) ? name : fail(w, `unknown variant ${name}`);
+}
 
 function decodeConstraint(c, where) {
-  if (!isObj(c) || !isStr(c.type)) throw new InvalidInput(`${where}: needs a string type`);
-  const extra = Object.keys(c).filter((k) => k !== 'type' && k !== 'value');
-  if (extra.length) throw new InvalidInput(`${where}: unknown field ${extra[0]}`);
-  const tag = c.type, v = c.value;
-  if (!DECIDED.has(tag) && !REFUSED.has(tag)) throw new InvalidInput(`${where}: unknown ${tag}`);
-  if (tag === 'governed_intent_required') {
-    if (v !== undefined && v !== null) throw new InvalidInput(`${where}: unit variant`);
-    return { tag };
-  }
-  if (v === undefined) throw new InvalidInput(`${where}: missing value`);
-  const bad = () => { throw new InvalidInput(`${where}: bad value for ${tag}`); };
-  if (STRING_VALUED.has(tag) && !isStr(v)) bad();
-  if (LIST_VALUED.has(tag) && !(Array.isArray(v) && v.every(isStr))) bad();
-  if (U64_VALUED.has(tag) && !isU64(v)) bad();
-  if (tag === 'custom' && !(Array.isArray(v) && v.length === 2 && v.every(isStr))) bad();
-  if (tag === 'require_dual_approval' && typeof v !== 'boolean') bad();
-  if (['require_approval_above', 'require_cumulative_approval_above', 'model_constraint']
-    .includes(tag) && !isObj(v)) bad();
-  return { tag, value: v };
+  let tag, value;
+  if (isObj(c)) {
+    for (const k of Object.keys(c)) if (k !== 'type' && k !== 'value') fail(where, `unknown key ${k}`);
+    if (!has(c, 'type')) fail(where, 'missing field type');
+    tag = constraintTag(c.type, `${where}.type`, true);
+    if (!has(c, 'value')) {
+      if (tag !== 'governed_intent_required') fail(where, 'missing field value');
+      return { tag };
+    }
+    value = CONTENT[tag](c.value, `${where}.value`);
+  } else if (Array.isArray(c) && c.length > 0) {
+    tag = constraintTag(c[0], `${where}[0]`, false);
+    if (c.length !== 2) fail(where, 'expected [tag, content]');
+    value = CONTENT[tag](c[1], `${where}[1]`);
+  } else fail(where, 'expected an adjacently tagged constraint');
+  return { tag, value };
 }
 
-function decodeAmount(v, where) {
-  if (v === null || v === undefined) return;
-  if (!isObj(v) || !isU64(v.units) || !isStr(v.currency)) {
-    throw new InvalidInput(`${where}: a MonetaryAmount needs units and currency`);
-  }
-}
+const toolGrant = struct([
+  ['server_id', str, REQ], ['tool_name', str, REQ], ['operations', seq(OPERATIONS), REQ],
+  ['constraints', seq(decodeConstraint), []], ['max_invocations', option(u32), null],
+  ['max_cost_per_invocation', option(monetary), null], ['max_total_cost', option(monetary), null],
+  ['dpop_required', option(bool), null],
+], { denyUnknown: false });
+// SCOPE-SHAPE-1: resource and prompt grants are decoded and validated, never consulted.
+const resourceGrant = struct([['uri_pattern', str, REQ], ['operations', seq(OPERATIONS), REQ]],
+  { denyUnknown: false });
+const promptGrant = struct([['prompt_name', str, REQ], ['operations', seq(OPERATIONS), REQ]],
+  { denyUnknown: false });
+const chioScope = struct([
+  ['grants', seq(toolGrant), []], ['resource_grants', seq(resourceGrant), []],
+  ['prompt_grants', seq(promptGrant), []],
+], { denyUnknown: false });
 
-function decodeScope(scope) {
-  if (!isObj(scope)) throw new InvalidInput('scope must be an object');
-  for (const k of ['grants', 'resource_grants', 'prompt_grants']) {
-    if (has(scope, k) && !Array.isArray(scope[k])) throw new InvalidInput(`${k} must be an array`);
-  }
-  const grants = (scope.grants || []).map((g, i) => {
-    const where = `grants[${i}]`;
-    if (!isObj(g) || !isStr(g.server_id) || !isStr(g.tool_name)) {
-      throw new InvalidInput(`${where}: needs server_id and tool_name strings`);
-    }
-    if (!Array.isArray(g.operations) || !g.operations.every((o) => OPERATIONS.has(o))) {
-      throw new InvalidInput(`${where}: operations must be known operation names`);
-    }
-    if (has(g, 'constraints') && !Array.isArray(g.constraints)) {
-      throw new InvalidInput(`${where}: constraints must be an array`);
-    }
-    const mi = g.max_invocations;
-    if (mi !== undefined && mi !== null && !(Number.isInteger(mi) && mi >= 0 && mi <= 0xffffffff)) {
-      throw new InvalidInput(`${where}: max_invocations must be a u32`);
-    }
-    decodeAmount(g.max_cost_per_invocation, where);
-    decodeAmount(g.max_total_cost, where);
-    const dp = g.dpop_required;
-    if (dp !== undefined && dp !== null && typeof dp !== 'boolean') {
-      throw new InvalidInput(`${where}: dpop_required must be a bool`);
-    }
-    const constraints = (g.constraints || []).map((c, j) =>
-      decodeConstraint(c, `${where}.constraints[${j}]`));
-    return { server_id: g.server_id, tool_name: g.tool_name, operations: g.operations, constraints };
-  });
-  return grants;
-}
+const decodeScope = (scope) => chioScope(scope, 'scope').grants;
 
 // SCOPE-ARG-1: string leaves with their nearest enclosing object key.
 function leaves(value, key, out) {
@@ -515,7 +640,7 @@ function holds(c, args) {
     case 'max_length':
       return leaves(args, null, []).every((l) => utf8len(l.value) <= c.value);
     case 'max_args_size':
-      return utf8len(JSON.stringify(args === undefined ? null : args)) <= c.value;
+      return utf8len(jsonText(args === undefined ? null : args, false)) <= c.value;
     case 'custom':
       return customMatch(args, c.value[0], c.value[1]);
     case 'audience_allowlist':
@@ -626,7 +751,7 @@ rl.on('line', (line) => {
     rl.close();
     return;
   }
-  pending.push(JSON.stringify(response) + '\n');
+  pending.push(jsonText(response, false) + '\n');
   if (!scheduled) {
     scheduled = true;
     setImmediate(flush);

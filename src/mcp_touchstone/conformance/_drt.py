@@ -8,7 +8,7 @@ that input *against the live implementation* (each shrink step is a new question
 the minimal case is written as a candidate vector with ``origin: drt-shrunk``, ready to paste
 into a vector file (CONF-DRT-1, CONF-DRT-2).
 
-Length: just over 400 lines: the two live sessions, the search, the shrink and the candidate are
+Length: about 490 lines: the two live sessions, the search, the shrink and the candidate are
 one run's parts and share its caches; splitting them would only move the closures apart.
 """
 
@@ -62,6 +62,15 @@ def _bytes_of(group: list[Drawn]) -> bytes:
 
 class _Found(TouchstoneError):  # noqa: N818  # a signal that ends the search, not an error
     """The search met a difference."""
+
+
+def _as_double_reads(d: Drawn) -> Drawn:
+    """``d`` with its numbers as an IEEE-754 double holds them (CONF-DRT-5), same bytes."""
+    from mcp_touchstone.conformance import _strategies
+    from mcp_touchstone.conformance._js_numbers import as_double_reads
+
+    value = as_double_reads(d.value)
+    return _strategies.Drawn(d.data, _text(value), value)
 
 
 def _one_example(choice: bytes) -> Any:
@@ -317,9 +326,11 @@ def run_drt(
     seed: int | None = None,
     timeout: float = 30.0,
     leave_out: frozenset[str] = frozenset(),
+    double_numbers: bool = False,
 ) -> DrtResult:
     """Search ``examples`` inputs of ``operation`` for a difference; shrink the first found.
-    ``leave_out``: vector ids (the implementation's baseline) kept out of the corpus."""
+    ``leave_out``: vector ids (the implementation's baseline) kept out of the corpus;
+    ``double_numbers``: every input's numbers as a double holds them (CONF-DRT-5)."""
     try:
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hypothesis_seed
@@ -339,6 +350,9 @@ def run_drt(
         groups = _strategies.drawn(operation, leave_out, GROUP)
     except ValueError as exc:
         raise DrtError(str(exc)) from None
+    if double_numbers:
+        strategy = strategy.map(_as_double_reads)
+        groups = groups.map(lambda group: [_as_double_reads(d) for d in group])
     # The reference answers over the wire too, as its own subprocess: the conformance tooling
     # never imports a semantic (tests/test_layering.py).  It runs beside the implementation:
     # both get a batch before either is read.

@@ -237,7 +237,14 @@ def _tweak_number(value: int | float, b: int) -> JSON:
         new = [-value, value + 0.5, value * 1e16, value / 1e7][b % 4]
     if isinstance(new, int):
         return new if -(2**63) <= new < 2**64 else value
-    return new if math.isfinite(new) else value
+    return new if math.isfinite(new) and _reads_back(new) else value
+
+
+def _reads_back(x: float) -> bool:
+    """Whether serde_json reads ``x``'s text back as ``x``: its float reader is not correctly
+    rounded (JSON-NUM-3), so ``1e-13 / 1e7`` written and read back is another float."""
+    back = serde_json.from_str(serde_json.to_string(x))
+    return isinstance(back, float) and back == x and math.copysign(1, back) == math.copysign(1, x)
 
 
 def _tweak(value: JSON, *, b: int) -> JSON:
