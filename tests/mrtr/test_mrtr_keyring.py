@@ -30,7 +30,7 @@ def test_keyring_keys_are_read_only_and_compare_as_values() -> None:
 
 def test_keyring_repr_names_kids_never_secrets() -> None:
     """A keyring's repr, and a container's repr around it, show no secret (MRTR-KEY-3)."""
-    ring = Keyring("k2", {"k1": b"first-secret", "k2": bytearray(b"second-secret")})
+    ring = Keyring("k2", {"k1": b"first-secret", "k2": b"second-secret"})
     ring.cipher(b"first-secret")
     shown = repr(ring)
     assert shown == "Keyring(active_kid='k2', keys=<secrets for 'k1', 'k2'>)"
