@@ -1,42 +1,50 @@
 """Benchmark: conformance-runner throughput against the reference, through the subprocess protocol.
 
-Workloads, each sent by ``run_vectors`` to ``python -m mcp_touchstone harness`` (a real
-subprocess on pipes, the path an SDK's harness takes) and scored, best of three runs:
+Each measurement is one ``run_vectors`` call in a fresh child process (``--child``), sending the
+vectors to ``python -m mcp_touchstone harness`` subprocesses on pipes (the path an SDK's harness
+takes) and scoring them; the child reports its wall time, its own CPU (the runner) and its
+children's CPU (the implementation processes).  Workloads:
 
-* ``suite`` -- every shipped vector, repeated to at least 10,000 cases;
-* ``suite_once`` -- every shipped vector once (what one CI run of the suite costs);
-* ``suite_without_compile_limit`` -- the shipped vectors less the ``scope.hosted_match`` vectors
-  whose pattern is built to exceed the Rust regex crate's 10 MiB compiled-size limit
-  (ids ``scope-hosted-rx-refuses-size-limit-*``), repeated likewise.  Each of those costs the
-  crate's compiler (``paula``) about 0.13 s to refuse, none of it in this project's code, and
-  the three together are more than half the implementation's time over the whole suite, so
-  this figure is the reference's own per-case rate.
+* ``once`` -- every shipped vector once (what one CI run of the suite costs);
+* ``repeated`` -- every shipped vector, repeated to at least 10,000 cases (one run, so the
+  reference's caches, the regex compile cache among them, see each vector again);
+* ``lean`` -- the shipped vectors less the four ``scope.hosted_match`` vectors whose pattern
+  exceeds the Rust regex crate's 10 MiB compiled-size limit (``scope-hosted-rx-refuses-size-
+  limit-*``), once: the reference's own per-case rate.
 
-Prints vectors per second, with and without the interpreter start-up, and the CPU seconds of
-the runner and of the implementation; writes ``bench/results/runner.json``.
-Run: ``.venv/bin/python bench/bench_runner.py``.
+each at ``--jobs 1`` and ``--jobs 2`` (``lean`` at 1 only), best of ``ROUNDS`` rounds (the
+fastest run's figures, and each CPU figure's least over the rounds), the runs of a round taken in
+turn so load falls on all alike.  It also times ``regex::Regex::new`` refusing
+each of the four patterns (``paula``, in this process, best of 3) and states their share of the
+implementation's CPU over one run of the suite.  With ``--before DIR`` (a source tree, e.g.
+``git archive main src/mcp_touchstone conformance/vectors``), every measurement is also taken
+with ``PYTHONPATH=DIR/src``, alternating with the current tree in each round (at ``--jobs 1``
+only: such a tree may predate ``--jobs``).
+
+Prints the figures with the load average; writes ``bench/results/runner.json``.
+Run: ``.venv/bin/python bench/bench_runner.py [--before DIR]`` (``make bench`` byte-compiles
+the package first; byte-compile a ``--before`` tree too).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from _common import write_results
-from mcp_touchstone.conformance import (
-    default_command,
-    default_vectors_dir,
-    load_vectors,
-    run_vectors,
-)
-from mcp_touchstone.conformance._runner import Verdict
+from _common import load_average, write_results
 
 MIN_CASES = 10_000
 ROUNDS = 3
 COMPILE_LIMIT = "scope-hosted-rx-refuses-size-limit-"
 GOAL = 5_000
+RUNS = (("once", 1), ("once", 2), ("repeated", 1), ("repeated", 2), ("lean", 1))
 
 
 def _cpu(who: int) -> float:
@@ -44,57 +52,142 @@ def _cpu(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _measure(vectors: list[Any]) -> dict[str, float]:
-    """Best of ROUNDS: wall seconds, the runner's CPU and the implementation's CPU."""
-    best = cpu_runner = cpu_impl = float("inf")
-    for _ in range(ROUNDS):
-        self0, kids0 = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        report = run_vectors(vectors, default_command())
-        best = min(best, time.perf_counter() - t0)
-        cpu_runner = min(cpu_runner, _cpu(resource.RUSAGE_SELF) - self0)
-        cpu_impl = min(cpu_impl, _cpu(resource.RUSAGE_CHILDREN) - kids0)
-        assert all(r.verdict is Verdict.PASS for r in report.results)
-    return {"wall_s": best, "cpu_runner_s": cpu_runner, "cpu_implementation_s": cpu_impl}
+def _workload(name: str) -> list[Any]:
+    from mcp_touchstone.conformance import default_vectors_dir, load_vectors
 
-
-def main() -> None:
-    """Measure the three workloads and print the figures."""
     root = default_vectors_dir()
     assert root is not None
     shipped = load_vectors(root)
-    lean = [v for v in shipped if not v.id.startswith(COMPILE_LIMIT)]
-    workloads = {
-        "suite": shipped * -(-MIN_CASES // len(shipped)),
-        "suite_once": shipped,
-        "suite_without_compile_limit": lean * -(-MIN_CASES // len(lean)),
-    }
+    if name == "once":
+        return shipped
+    if name == "lean":
+        return [v for v in shipped if not v.id.startswith(COMPILE_LIMIT)]
+    return shipped * -(-MIN_CASES // len(shipped))
+
+
+def _child(name: str, jobs: int) -> None:
+    """Measure one run in this process and print its figures as JSON."""
+    from mcp_touchstone.conformance import Verdict, default_command, run_vectors
+
+    vectors = _workload(name)
+    kwargs: dict[str, Any] = {"jobs": jobs} if jobs > 1 else {}  # --before predates --jobs
+    self0, kids0 = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    run_vectors(shipped[:1], default_command())
-    startup = time.perf_counter() - t0
-    figures: dict[str, Any] = {"start_up_s": startup, "goal_vectors_per_s": GOAL}
-    print(f"runner: {len(shipped)} shipped vectors ({len(shipped) - len(lean)} compile-limit)")
-    print(f"  start-up (1 vector): {startup:.3f} s")
-    for name, vectors in workloads.items():
-        m = _measure(vectors)
-        rate = len(vectors) / m["wall_s"]
-        steady = len(vectors) / max(m["wall_s"] - startup, 1e-9)
-        # Two processes: on a loaded machine the wall figure drops below what either side
-        # costs, so the rate each side's CPU allows is printed too.
-        bound = len(vectors) / max(m["cpu_runner_s"], m["cpu_implementation_s"])
-        figures[name] = {
-            "vectors": len(vectors),
-            **m,
-            "vectors_per_s": rate,
-            "vectors_per_s_excluding_start_up": steady,
-            "vectors_per_s_cpu_bound": bound,
-        }
-        print(
-            f"  {name:<28} {len(vectors):>6} vectors  {m['wall_s']:.3f} s  -> {rate:,.0f}/s"
-            f" ({steady:,.0f}/s excluding start-up; cpu runner {m['cpu_runner_s']:.2f} s,"
-            f" implementation {m['cpu_implementation_s']:.2f} s: {bound:,.0f}/s cpu-bound)"
-        )
-    print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    report = run_vectors(vectors, default_command(), **kwargs)
+    wall = time.perf_counter() - t0
+    load = load_average()
+    figures = {
+        "vectors": len(vectors),
+        "wall_s": wall,
+        "cpu_runner_s": _cpu(resource.RUSAGE_SELF) - self0,
+        "cpu_implementation_s": _cpu(resource.RUSAGE_CHILDREN) - kids0,
+        "load_1min": load[0] if load else None,
+    }
+    assert all(r.verdict is Verdict.PASS for r in report.results)
+    print(json.dumps(figures))
+
+
+def _measure(tree: Path | None, name: str, jobs: int) -> dict[str, Any]:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree / "src")
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", name, str(jobs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    figures: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return figures
+
+
+def _refusals() -> dict[str, float]:
+    """Seconds ``regex::Regex::new`` takes to refuse each compile-limit pattern (best of 3)."""
+    from mcp_touchstone.scope._regex import RegexCompileError, compile_rust_regex_uncached
+
+    patterns: dict[str, float] = {}
+    for vector in _workload("once"):
+        if vector.id.startswith(COMPILE_LIMIT):
+            (grant,) = vector.input["scope"]["grants"]
+            (constraint,) = grant["constraints"]
+            pattern = constraint["value"]
+            best = float("inf")
+            for _ in range(3):
+                t0 = time.process_time()
+                refused = compile_rust_regex_uncached(pattern)
+                best = min(best, time.process_time() - t0)
+                assert isinstance(refused, RegexCompileError)
+            patterns[pattern] = best
+    return patterns
+
+
+def main() -> None:
+    """Measure every run, alternating trees and runs in each round, and print the figures."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", type=Path, help="a source tree to measure against")
+    parser.add_argument("--child", nargs=2, metavar=("WORKLOAD", "JOBS"), help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child[0], int(args.child[1]))
+        return
+    trees: dict[str, Path | None] = {"after": None}
+    if args.before is not None:
+        trees = {"before": args.before.resolve(), "after": None}
+    load_start = load_average()
+    best: dict[str, dict[str, dict[str, Any]]] = {t: {} for t in trees}
+    loads: list[float] = []
+    for _ in range(args.rounds):
+        for name, jobs in RUNS:
+            for tree_name, tree in trees.items():
+                if tree is not None and jobs > 1:
+                    continue  # A tree from before --jobs runs one process only.
+                m = _measure(tree, name, jobs)
+                if m["load_1min"] is not None:
+                    loads.append(m["load_1min"])
+                key = f"{name}_jobs{jobs}"
+                seen = best[tree_name].get(key)
+                if seen is None or m["wall_s"] < seen["wall_s"]:
+                    best[tree_name][key] = m
+                # CPU seconds vary less with load than wall time: keep each series' least too.
+                kept = best[tree_name][key]
+                for cpu in ("cpu_runner_s", "cpu_implementation_s"):
+                    low = min(m[cpu], (seen or m).get(f"{cpu}_min", m[cpu]), kept[cpu])
+                    kept[f"{cpu}_min"] = low
+    refusals = _refusals()
+    once_impl = best["after"]["once_jobs1"]["cpu_implementation_s"]
+    regex_s = sum(refusals.values())
+    figures: dict[str, Any] = {
+        "goal_vectors_per_s": GOAL,
+        "rounds": args.rounds,
+        "load_average_start": load_start,
+        "load_1min_during": [min(loads), max(loads)] if loads else None,
+        "load_average_end": load_average(),
+        "regex_refusals_s": refusals,
+        "regex_share_of_once_implementation_cpu": regex_s / once_impl,
+    }
+    print(f"runner, best of {args.rounds} (load at start {load_start}):")
+    for tree_name in trees:
+        figures[tree_name] = {}
+        for key, m in best[tree_name].items():
+            rate = m["vectors"] / m["wall_s"]
+            figures[tree_name][key] = {**m, "vectors_per_s": rate}
+            print(
+                f"  {tree_name:<6} {key:<15} {m['vectors']:>6} vectors {m['wall_s']:6.3f} s"
+                f" -> {rate:>6,.0f}/s (load {m['load_1min']:.2f}); least cpu over the rounds:"
+                f" runner {m['cpu_runner_s_min']:.3f} s,"
+                f" implementation {m['cpu_implementation_s_min']:.3f} s"
+            )
+    print(
+        f"  regex::Regex::new refusing the 4 compile-limit patterns: {regex_s:.3f} s CPU, "
+        f"{100 * regex_s / once_impl:.0f}% of the implementation's CPU over the suite once"
+    )
+    for key in ("once_jobs1", "once_jobs2", "repeated_jobs1", "repeated_jobs2"):
+        rate = figures["after"][key]["vectors_per_s"]
+        verdict = "met" if rate >= GOAL else "NOT met"
+        print(f"  goal {GOAL:,}/s, {key}: {rate:,.0f}/s, {verdict} at this load")
+    print(f"  load average at the end: {load_average()} on {os.cpu_count()} cores")
     write_results("runner", figures)
 
 

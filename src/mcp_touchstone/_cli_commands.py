@@ -212,7 +212,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise _UsageError(f"cannot write badges into {args.badge!r}: not a directory")
     progress = _Progress()
     try:
-        report = run_vectors(vectors, command, timeout=args.timeout, progress=progress)
+        report = run_vectors(
+            vectors, command, timeout=args.timeout, progress=progress, jobs=args.jobs
+        )
     except ProtocolError as exc:
         raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
     finally:
@@ -376,6 +378,14 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
+def _jobs(text: str) -> int:
+    """``--jobs N``: N >= 1 processes; ``0`` or ``auto``: one per CPU (CONF-JOBS-1)."""
+    if text != "auto" and not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"must be a number of processes, 0 or auto: {text!r}")
+    count = 0 if text == "auto" else int(text)
+    return count or os.cpu_count() or 1
+
+
 def _shard(text: str) -> tuple[int, int]:
     """``--shard I/N``: 1 <= I <= N."""
     index, _, count = text.partition("/")
@@ -455,6 +465,14 @@ def _parser() -> argparse.ArgumentParser:
         type=_timeout,
         default=30.0,
         help="seconds to wait for each answer (default: %(default)g)",
+    )
+    r.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="run N implementation processes side by side; 0 or auto: one per CPU (default: 1)",
     )
     r.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     r.add_argument("--report", help="also write the JSON report to this file (atomically)")

@@ -18,7 +18,8 @@ from mcp_touchstone.scope import (
     resolve_hosted_matching_grants,
 )
 from mcp_touchstone.scope import _types as t
-from mcp_touchstone.scope._regex import RegexCompileError, compile_rust_regex
+from mcp_touchstone.scope._regex import RegexCompileError
+from mcp_touchstone.scope._regex import compile_rust_regex_uncached as compile_rust_regex
 from mcp_touchstone.serde_json import JSON
 from tests.scope import _naive
 from tests.strategies.scope import decided_constraint_json, grant_json, json_values

@@ -1,16 +1,91 @@
-"""The implementation's process for the runner: its stderr tail, its exit, its process group."""
+"""The implementation's process for the runner: its answer lines, its stderr tail, its exit, its
+process group."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import signal
 import subprocess
 import threading
+import time
+from collections import deque
 from typing import IO
+
+from mcp_touchstone.conformance._results import LineTooLongError
+
+MAX_LINE_BYTES = 64 << 20
+"""The longest answer line the runner reads (64 MiB); a longer one errors its case."""
 
 STDERR_TAIL_BYTES = 2048
 """How much of the end of the implementation's stderr a report keeps."""
+
+_CHUNK = 1 << 16
+
+
+class Lines:
+    """Read ``\\n``-terminated lines from a pipe with a deadline per line and a length cap.
+
+    Each read splits off every complete line it brought at once (``bytes.split``, in C), so a
+    line costs a pop from a queue rather than a search and a copy of the buffer (CONF-PERF-2);
+    the incomplete rest waits for the next read, never holding more than the cap and one read.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes], max_line: int = MAX_LINE_BYTES) -> None:
+        assert proc.stdout is not None
+        self._fd = proc.stdout.fileno()
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._fd, selectors.EVENT_READ)
+        self._ready: deque[bytes] = deque()  # Complete lines, not yet returned.
+        self._part: list[bytes] = []  # The reads since the last newline: the next line's start.
+        self._part_size = 0
+        self._max = max_line
+        self._skipping = False  # Inside an over-long line: drop bytes up to its newline.
+
+    def next(self, timeout: float) -> bytes | None:
+        """The next line, or ``None`` at end of output; raise TimeoutError past ``timeout`` and
+        LineTooLongError for a line longer than the cap (never holding more than the cap)."""
+        if not self._ready:
+            deadline = time.monotonic() + timeout
+            while not self._read(deadline):
+                pass
+            if not self._ready:
+                return None
+        line = self._ready.popleft()
+        if len(line) > self._max:
+            raise LineTooLongError(self._max)
+        return line
+
+    def _read(self, deadline: float) -> bool:
+        """One read: ``True`` when it ended the wait (complete lines queued, or end of output).
+        An incomplete line already over the cap is reported before anything more is read."""
+        if self._part_size > self._max:
+            self._part, self._part_size = [], 0
+            self._skipping = True
+            raise LineTooLongError(self._max)
+        left = deadline - time.monotonic()
+        if left <= 0 or not self._sel.select(left):
+            raise TimeoutError
+        chunk = os.read(self._fd, _CHUNK)
+        if not chunk:
+            return True
+        if b"\n" not in chunk:
+            if not self._skipping:
+                self._part.append(chunk)
+                self._part_size += len(chunk)
+            return False
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
+        if self._skipping:
+            del pieces[0]  # The end of the over-long line, already reported.
+            self._skipping = False
+        elif self._part:
+            self._part.append(pieces[0])
+            pieces[0] = b"".join(self._part)
+        self._part, self._part_size = ([rest], len(rest)) if rest else ([], 0)
+        self._ready.extend(pieces)
+        return bool(pieces)
 
 
 class Tail:

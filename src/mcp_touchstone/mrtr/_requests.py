@@ -281,8 +281,12 @@ def _check_sampling(value: JSON) -> None:
             raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
     if "maxTokens" not in params:
         raise InputRequestError("missing field `maxTokens`")
-    if not _is_int_in(params["maxTokens"], I32_MIN, I32_MAX):
-        raise _type_error(params["maxTokens"], "i32")
+    max_tokens = params["maxTokens"]
+    if not _is_int_in(max_tokens, I32_MIN, I32_MAX):
+        if isinstance(max_tokens, int) and not isinstance(max_tokens, bool):
+            # serde's i32 visitor: an integer out of range is an invalid value, not type.
+            raise InputRequestError(f"invalid value: {unexpected(max_tokens)}, expected i32")
+        raise _type_error(max_tokens, "i32")
     include = params.get("includeContext")
     if include is not None and include not in ("none", "thisServer", "allServers"):
         raise InputRequestError(f"unknown variant for includeContext: {include!r}")
