@@ -187,7 +187,11 @@ def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
     """Why serde's derived ``Deserialize`` of a unit-only enum with variants ``names`` refuses
     ``value``, or ``None`` when it accepts it: a variant name, or serde's map form of a unit
     variant (``{"<name>": null}``).  Any JSON value may arrive here: a list or object is never
-    used as a set member (JSON-SERDE-1)."""
+    used as a set member (JSON-SERDE-1).
+
+    A map form's payload is read by serde_json's ``VariantAccess::unit_variant`` as ``()``
+    (``Deserialize::deserialize(value)``), so a non-null payload fails ``()``'s own visitor,
+    whose ``expecting`` is ``unit``: ``invalid type: integer `1`, expected unit``."""
     if isinstance(value, str):
         return None if value in names else f"unknown variant `{value}`, expected {_variants(names)}"
     if not isinstance(value, dict):
@@ -198,5 +202,5 @@ def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
     if name not in names:
         return f"unknown variant `{name}`, expected {_variants(names)}"
     if payload is not None:
-        return f"invalid type: {unexpected(payload)}, expected unit variant"
+        return f"invalid type: {unexpected(payload)}, expected unit"
     return None

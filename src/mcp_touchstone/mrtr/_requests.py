@@ -40,11 +40,19 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-_MISSING: object = object()
 
 
 def _type_error(value: JSON, expected: str) -> InputRequestError:
     return InputRequestError(f"invalid type: {unexpected(value)}, expected {expected}")
+
+
+def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
+    """A derived unit-only enum read from a ``serde_json::Value`` (neva decodes params with
+    ``from_value``): a variant name or serde_json's map form ``{"<name>": null}``, else serde's
+    own refusal (:func:`~mcp_touchstone._serde.unit_variant_error`)."""
+    refused = unit_variant_error(value, variants)
+    if refused is not None:
+        raise InputRequestError(refused)
 
 
 def _field(obj: dict[str, JSON], name: str, kind: type[_T], expected: str) -> _T:
@@ -84,6 +92,11 @@ def _is_int_in(value: JSON, low: int, high: int) -> bool:
 
 _PROPERTY_TYPES = ("none", "array", "string", "number", "integer", "boolean", "object")
 _STRING_FORMATS = ("email", "uri", "date", "date-time")
+_ELICITATION_MODES = ("form", "url")  # neva's ElicitationMode, rename_all = "lowercase"
+_ROLES = ("user", "assistant")  # neva's Role (types.rs), rename_all = "lowercase"
+# neva's ContextInclusion (types/sampling.rs), each variant renamed by hand.
+_CONTEXT_INCLUSIONS = ("none", "thisServer", "allServers")
+_TOOL_CHOICE_MODES = ("auto", "required", "none")  # ToolChoiceMode, rename_all = "lowercase"
 
 
 def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
@@ -204,8 +217,8 @@ def _check_form(value: JSON) -> None:
     )
     _require_str(params, "message")
     mode = params.get("mode")
-    if mode is not None and mode not in ("form", "url"):
-        raise InputRequestError(f"unknown variant `{mode}`, expected `form` or `url`")
+    if mode is not None:  # Option<ElicitationMode>: null is None
+        _unit_variant(mode, _ELICITATION_MODES)
     if "requestedSchema" not in params:
         raise InputRequestError("missing field `requestedSchema`")
     schema = _struct(
@@ -215,9 +228,7 @@ def _check_form(value: JSON) -> None:
         frozenset({"type"}),
     )
     if "type" in schema:
-        refused = unit_variant_error(schema["type"], _PROPERTY_TYPES)
-        if refused is not None:
-            raise InputRequestError(refused)
+        _unit_variant(schema["type"], _PROPERTY_TYPES)
     properties = _field(schema, "properties", dict, "a map")
     for name, item in properties.items():
         if not _schema_ok(item):
@@ -272,8 +283,9 @@ def _check_sampling(value: JSON) -> None:
     messages = _field(params, "messages", list, "a sequence")
     for item in messages:
         message = _struct(item, "SamplingMessage", ("role", "content"))
-        if message.get("role") not in ("user", "assistant"):
-            raise InputRequestError("invalid SamplingMessage role")
+        if "role" not in message:
+            raise InputRequestError("missing field `role`")
+        _unit_variant(message["role"], _ROLES)  # Role, not Option: null is refused
         if "content" not in message:
             raise InputRequestError("missing field `content`")
         if not isinstance(message["content"], dict | list):
@@ -288,8 +300,8 @@ def _check_sampling(value: JSON) -> None:
             raise InputRequestError(f"invalid value: {unexpected(max_tokens)}, expected i32")
         raise _type_error(max_tokens, "i32")
     include = params.get("includeContext")
-    if include is not None and include not in ("none", "thisServer", "allServers"):
-        raise InputRequestError(f"unknown variant for includeContext: {include!r}")
+    if include is not None:  # Option<ContextInclusion>: null is None
+        _unit_variant(include, _CONTEXT_INCLUSIONS)
     if params.get("modelPreferences") is not None:
         _check_model_preferences(params["modelPreferences"])
     _optional_str(params, "systemPrompt")
@@ -300,11 +312,11 @@ def _check_sampling(value: JSON) -> None:
         raise _type_error(tools, "a sequence")
     choice = params.get("toolChoice")
     if choice is not None:
-        mode = _struct(choice, "ToolChoice", ("mode",)).get("mode", _MISSING)
-        if mode is _MISSING:
+        tool_choice = _struct(choice, "ToolChoice", ("mode",))
+        if "mode" not in tool_choice:  # no #[serde(default)] on ToolChoice.mode: required
             raise InputRequestError("missing field `mode`")
-        if mode not in ("auto", "required", "none"):
-            raise InputRequestError("unknown variant of ToolChoiceMode")
+        # ToolChoiceMode, not Option: null is refused.
+        _unit_variant(tool_choice["mode"], _TOOL_CHOICE_MODES)
 
 
 def _check_roots(value: JSON) -> None:
