@@ -58,6 +58,7 @@ __all__ = [
     "missing_field",
     "rust_debug_str",
     "sequence_fields",
+    "struct_fields",
     "unexpected",
     "unknown_field",
 ]
@@ -149,6 +150,44 @@ def sequence_fields(
     if len(value) > len(fields):
         raise SerdeError(fewer_elements(len(value)))
     return out
+
+
+def struct_fields(
+    value: JSON,
+    name: str,
+    fields: Sequence[str],
+    decode: Callable[[str, JSON], object],
+    *,
+    optional: Collection[str] = (),
+    defaulted: Collection[str] = (),
+) -> dict[str, JSON]:
+    """A derived struct (no ``deny_unknown_fields``) read from a ``serde_json::Value`` the way
+    serde_derive's visitor reads it, each present field's value passed to ``decode(field,
+    value)`` (which may raise) in the visitor's order; returns the members read.
+
+    ``fields`` are the JSON key names (after ``rename``) in declared order. From an object (a
+    ``BTreeMap`` when serde_json is built without ``preserve_order``) the present keys are
+    visited in sorted order (code point order, which is UTF-8 byte order), so the first bad
+    present field in that order fails; unknown keys are ignored; only then is the first
+    missing field in declared order reported (``missing field `x```), where a field in
+    ``optional`` (an ``Option`` or a ``#[serde(default)]`` field) is never missing. A
+    ``null`` reaches ``decode``: it is ``None`` for an ``Option`` and a type error for other
+    fields, which ``decode`` decides. From an array: :func:`sequence_fields` (declared
+    order, ``defaulted`` fields may be left off). Anything else is ``invalid type: ...,
+    expected struct X``. Raises :class:`SerdeError` for the struct's own errors.
+    """
+    if isinstance(value, list):
+        return sequence_fields(value, name, fields, defaulted, lambda f, _i, v: decode(f, v))
+    if not isinstance(value, dict):
+        raise SerdeError(invalid_type(value, f"struct {name}"))
+    known = frozenset(fields)
+    for key in sorted(value):
+        if key in known:
+            decode(key, value[key])
+    for field in fields:
+        if field not in value and field not in optional and field not in defaulted:
+            raise SerdeError(missing_field(field))
+    return value
 
 
 def unexpected(value: JSON) -> str:

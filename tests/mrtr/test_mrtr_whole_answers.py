@@ -244,6 +244,24 @@ def test_mrtr_params_structs_are_named_in_serde_messages(
     assert error.message == message
 
 
+@pytest.mark.parametrize(
+    ("method", "params", "message"),
+    [
+        ("tools/call", [5], "invalid type: integer `5`, expected a string"),
+        ("resources/read", [5, None, None], "invalid type: integer `5`, expected a string"),
+        ("prompts/get", {"arguments": 5}, "invalid type: integer `5`, expected a map"),
+    ],
+)
+def test_mrtr_params_structs_decode_before_judging_length_or_missing(
+    method: str, params: JSON, message: str
+) -> None:
+    """A bad first slot of a too-short or too-long sequence form, or a bad present member of an
+    object missing its required field, is reported first, as serde_derive's visitor reads."""
+    error = method_params_error(method, params)
+    assert error is not None
+    assert error.message == message
+
+
 def test_embedded_resource_title_and_mime_type_are_strings() -> None:
     """Every ``ResourceContents`` variant declares ``title`` and ``mimeType`` as
     ``Option<String>``: strings (or null) read, any other value is a misfit."""
