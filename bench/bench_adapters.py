@@ -9,7 +9,10 @@ request, protected against unprotected:
 * ``tools/call`` again with Chio grants enforced as well (``call+grants``: a wildcard grant,
   decoded once; the grant is matched on every call);
 * the same requests at the handler layer (the lowlevel handler entries called directly, no
-  transport), the adapter's cost with nothing else around it (MCPServer only);
+  transport), the adapter's cost with nothing else around it (MCPServer only), with two
+  controls sampled in the same rounds: ``list (A/A)`` (the plain server against a second plain
+  one: what the ratios read when nothing differs) and ``call+grants (general)`` (the grant
+  decided by the general matcher path on every call, the code before the per-scope plans);
 * the Redis final-response store: a ``reserve`` / ``get`` / ``put`` round trip on a
   redis-server started on a loopback port.
 
@@ -139,39 +142,55 @@ async def _python_calls(fn: Request, number: int = 3) -> float:
     return float(stats.total_calls) / number
 
 
-async def _pair(plain: Request, protected: Request, rounds: int) -> dict[str, Any]:
-    """``rounds`` rounds, each one sample of ``plain`` then one of ``protected``; the bests,
-    their ratio, and the spread of the per-round ratios, on both clocks."""
+async def _alternate(
+    plain: Request, sides: dict[str, Request], rounds: int
+) -> dict[str, dict[str, Any]]:
+    """``rounds`` rounds, each one sample of ``plain`` then one of every side in turn (back to
+    back, so load falls on all alike); for each side against ``plain``: the bests, their ratio,
+    and the spread of the per-round ratios, on both clocks."""
     await plain()
-    await protected()
+    for side in sides.values():
+        await side()
     start = time.perf_counter()
     await plain()
     number = max(MIN_REQUESTS, round(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
-    samples: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    plains: list[tuple[float, float]] = []
+    taken: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
     for _ in range(rounds):
-        samples.append((await _sample(plain, number), await _sample(protected, number)))
-    out: dict[str, Any] = {
-        "requests_per_sample": number,
-        "rounds": rounds,
-        "python_calls_per_request": {
-            "plain": await _python_calls(plain),
-            "protected": await _python_calls(protected),
-        },
-    }
-    for index, clock in enumerate(("wall", "cpu")):
-        plains = [p[index] for p, _ in samples]
-        prots = [q[index] for _, q in samples]
-        ratios = sorted(q / p for p, q in zip(plains, prots, strict=True) if p > 0)
-        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
-        out[clock] = {
-            "plain_s": min(plains),
-            "protected_s": min(prots),
-            "ratio_of_bests": min(prots) / min(plains),
-            "ratio_median": statistics.median(ratios),
-            "ratio_q1": quartiles[0],
-            "ratio_q3": quartiles[-1],
+        plains.append(await _sample(plain, number))
+        for name, side in sides.items():
+            taken[name].append(await _sample(side, number))
+    plain_calls = await _python_calls(plain)
+    out: dict[str, dict[str, Any]] = {}
+    for name, side in sides.items():
+        figures: dict[str, Any] = {
+            "requests_per_sample": number,
+            "rounds": rounds,
+            "python_calls_per_request": {
+                "plain": plain_calls,
+                "protected": await _python_calls(side),
+            },
         }
+        for index, clock in enumerate(("wall", "cpu")):
+            p_times = [p[index] for p in plains]
+            q_times = [q[index] for q in taken[name]]
+            ratios = sorted(q / p for p, q in zip(p_times, q_times, strict=True) if p > 0)
+            quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+            figures[clock] = {
+                "plain_s": min(p_times),
+                "protected_s": min(q_times),
+                "ratio_of_bests": min(q_times) / min(p_times),
+                "ratio_median": statistics.median(ratios),
+                "ratio_q1": quartiles[0],
+                "ratio_q3": quartiles[-1],
+            }
+        out[name] = figures
     return out
+
+
+async def _pair(plain: Request, protected: Request, rounds: int) -> dict[str, Any]:
+    """:func:`_alternate` with one side."""
+    return (await _alternate(plain, {"protected": protected}, rounds))["protected"]
 
 
 async def through_client(build: Callable[[str], Any], fast: bool, rounds: int) -> dict[str, Any]:
@@ -208,15 +227,36 @@ async def through_client(build: Callable[[str], Any], fast: bool, rounds: int) -
 
 
 async def at_handler_layer(rounds: int) -> dict[str, Any]:
-    """The lowlevel handler entries themselves (no transport)."""
+    """The lowlevel handler entries themselves (no transport).  Two controls ride along:
+    ``list (A/A)``, the plain list against a second plain server (what best/best reads when
+    nothing differs), and ``call+grants (general)``, the grant-enforced call with the grant
+    decided by the general matcher path (:func:`decide_grant` on every call, the code before
+    ADAPT-GRANT-5), sampled in the same rounds as the fast path it is compared with."""
     import mcp_types as types
     from tests.adapters._drive import as_caller
+
+    from mcp_touchstone.adapters import mcp as adapter
+    from mcp_touchstone.adapters._common import decide_grant
 
     class Ctx:
         protocol_version = "2026-07-28"
 
+    class GeneralPlans:
+        """The general path in the place of the per-scope plans."""
+
+        def decide(self, scope: Any, tool: str, server_id: str, arguments: Any) -> Any:
+            return decide_grant(scope, tool, server_id, arguments)
+
     params = types.CallToolRequestParams(name="tool_0001", arguments={})
-    lows = {mode: mcp_server(mode)._lowlevel_server for mode in ("plain", "protected", "grants")}
+    modes = ("plain", "plain-again", "protected", "grants")
+    lows = {mode: mcp_server(mode.split("-")[0])._lowlevel_server for mode in modes}
+    names = vars(adapter)  # the name protect() builds its plans with, for this server only
+    fast_plans = names["GrantPlans"]
+    names["GrantPlans"] = GeneralPlans
+    try:
+        lows["grants-general"] = mcp_server("grants")._lowlevel_server
+    finally:
+        names["GrantPlans"] = fast_plans
     lists: dict[str, Request] = {}
     calls: dict[str, Request] = {}
     for mode, low in lows.items():
@@ -226,9 +266,20 @@ async def at_handler_layer(rounds: int) -> dict[str, Any]:
         calls[mode] = functools.partial(call_handler, Ctx(), params)
     out: dict[str, Any] = {}
     with as_caller("alice"):
-        out["list"] = await _pair(lists["plain"], lists["protected"], rounds)
-        out["call"] = await _pair(calls["plain"], calls["protected"], rounds)
-        out["call+grants"] = await _pair(calls["plain"], calls["grants"], rounds)
+        listed = await _alternate(
+            lists["plain"], {"list": lists["protected"], "list (A/A)": lists["plain-again"]}, rounds
+        )
+        out.update(listed)
+        called = await _alternate(
+            calls["plain"],
+            {
+                "call": calls["protected"],
+                "call+grants": calls["grants"],
+                "call+grants (general)": calls["grants-general"],
+            },
+            rounds,
+        )
+        out.update(called)
     return out
 
 
@@ -260,7 +311,7 @@ def _line(group: str, op: str, figures: dict[str, Any]) -> str:
     wall, cpu = figures["wall"], figures["cpu"]
     calls = figures["python_calls_per_request"]
     return (
-        f"{group:15s} {op:11s} plain {wall['plain_s'] * 1e6:9.1f} us  "
+        f"{group:15s} {op:21s} plain {wall['plain_s'] * 1e6:9.1f} us  "
         f"protected {wall['protected_s'] * 1e6:9.1f} us  best/best {wall['ratio_of_bests']:.3f}  "
         f"median {wall['ratio_median']:.3f} [{wall['ratio_q1']:.3f}-{wall['ratio_q3']:.3f}]  "
         f"cpu best/best {cpu['ratio_of_bests']:.3f} median {cpu['ratio_median']:.3f}  "
@@ -287,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     results["load_average_end"] = load_average()
     print(f"catalog: {SIZE} tools, every tenth hidden from the caller; {rounds} rounds")
     for group in ("mcp/client", "fastmcp/client", "mcp/handler"):
-        for op in ("list", "call", "call+grants"):
+        for op in results[group]:
             print(_line(group, op, results[group][op]))
     trip = results["redis/round_trip"]
     print(

@@ -10,6 +10,7 @@ from mcp_touchstone._serde import (
     expecting_struct,
     integer_in,
     sequence_fields,
+    struct_fields,
     unknown_field,
 )
 from mcp_touchstone.mrtr import InputRequestError, decode_input_request
@@ -81,3 +82,40 @@ def test_unknown_field_wording_follows_serde_one_of() -> None:
     assert unknown_field("x", ("a",)) == "unknown field `x`, expected `a`"
     assert unknown_field("x", ("a", "b")) == "unknown field `x`, expected `a` or `b`"
     assert unknown_field("x", ("a", "b", "c")) == "unknown field `x`, expected one of `a`, `b`, `c`"
+
+
+def test_struct_fields_visits_present_known_keys_in_sorted_order() -> None:
+    """An object's known keys are decoded in code point (UTF-8 byte) order, unknown ones skipped."""
+    seen: list[str] = []
+    value: JSON = {"zeta": 1, "Beta": 2, "_u": 3, "alpha": 4, "unknown": 5}
+    fields = ("zeta", "alpha", "_u", "Beta")
+    out = struct_fields(value, "S", fields, lambda f, _v: seen.append(f))
+    assert seen == ["Beta", "_u", "alpha", "zeta"]
+    assert out == value
+
+
+def test_struct_fields_reports_missing_fields_after_the_loop_in_declared_order() -> None:
+    """Every present field is decoded before the first missing one (declared order) fails;
+    ``optional`` and ``defaulted`` fields are never missing."""
+    seen: list[str] = []
+    with pytest.raises(SerdeError) as exc:
+        struct_fields(
+            {"z": 0},
+            "S",
+            ("o", "d", "b", "a", "z"),
+            lambda f, _v: seen.append(f),
+            optional=("o",),
+            defaulted=("d",),
+        )
+    assert exc.value.message == "missing field `b`"
+    assert seen == ["z"]
+
+
+def test_struct_fields_refuses_a_non_struct_and_reads_an_array_in_declared_order() -> None:
+    """A scalar is ``invalid type ... expected struct S``; an array decodes slot by slot."""
+    with pytest.raises(SerdeError) as exc:
+        struct_fields("x", "S", ("a",), lambda _f, _v: None)
+    assert exc.value.message == 'invalid type: string "x", expected struct S'
+    seen: list[str] = []
+    assert struct_fields([1, 2], "S", ("b", "a"), lambda f, _v: seen.append(f)) == {"b": 1, "a": 2}
+    assert seen == ["b", "a"]

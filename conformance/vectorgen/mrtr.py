@@ -2384,6 +2384,16 @@ def allows_vectors() -> None:
             {"messages": [], "maxTokens": 1, "tools": {}},
             None,
         ),
+        (
+            "sampling-role-map-form",
+            'a message role in serde\'s map form {"user": null} is Role::User (neva reads params '
+            "with serde_json::from_value; Value::deserialize_enum takes a one-key map whose value "
+            "reads as ())",
+            all_caps,
+            "sampling/createMessage",
+            {"messages": [{"role": {"user": None}, "content": msgs[0][1]}], "maxTokens": 1},
+            S,
+        ),
     ]
     # The client named only url; the array is read as a form, which it has ruled out.
     refused = {"params-seq-url-mode-is-form"}

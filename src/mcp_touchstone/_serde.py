@@ -58,6 +58,7 @@ __all__ = [
     "missing_field",
     "rust_debug_str",
     "sequence_fields",
+    "struct_fields",
     "unexpected",
     "unknown_field",
 ]
@@ -151,6 +152,44 @@ def sequence_fields(
     return out
 
 
+def struct_fields(
+    value: JSON,
+    name: str,
+    fields: Sequence[str],
+    decode: Callable[[str, JSON], object],
+    *,
+    optional: Collection[str] = (),
+    defaulted: Collection[str] = (),
+) -> dict[str, JSON]:
+    """A derived struct (no ``deny_unknown_fields``) read from a ``serde_json::Value`` the way
+    serde_derive's visitor reads it, each present field's value passed to ``decode(field,
+    value)`` (which may raise) in the visitor's order; returns the members read.
+
+    ``fields`` are the JSON key names (after ``rename``) in declared order. From an object (a
+    ``BTreeMap`` when serde_json is built without ``preserve_order``) the present keys are
+    visited in sorted order (code point order, which is UTF-8 byte order), so the first bad
+    present field in that order fails; unknown keys are ignored; only then is the first
+    missing field in declared order reported (``missing field `x```), where a field in
+    ``optional`` (an ``Option`` or a ``#[serde(default)]`` field) is never missing. A
+    ``null`` reaches ``decode``: it is ``None`` for an ``Option`` and a type error for other
+    fields, which ``decode`` decides. From an array: :func:`sequence_fields` (declared
+    order, ``defaulted`` fields may be left off). Anything else is ``invalid type: ...,
+    expected struct X``. Raises :class:`SerdeError` for the struct's own errors.
+    """
+    if isinstance(value, list):
+        return sequence_fields(value, name, fields, defaulted, lambda f, _i, v: decode(f, v))
+    if not isinstance(value, dict):
+        raise SerdeError(invalid_type(value, f"struct {name}"))
+    known = frozenset(fields)
+    for key in sorted(value):
+        if key in known:
+            decode(key, value[key])
+    for field in fields:
+        if field not in value and field not in optional and field not in defaulted:
+            raise SerdeError(missing_field(field))
+    return value
+
+
 def unexpected(value: JSON) -> str:
     """How serde_json names a JSON value in an ``invalid type`` message."""
     if value is None:
@@ -187,7 +226,11 @@ def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
     """Why serde's derived ``Deserialize`` of a unit-only enum with variants ``names`` refuses
     ``value``, or ``None`` when it accepts it: a variant name, or serde's map form of a unit
     variant (``{"<name>": null}``).  Any JSON value may arrive here: a list or object is never
-    used as a set member (JSON-SERDE-1)."""
+    used as a set member (JSON-SERDE-1).
+
+    A map form's payload is read by serde_json's ``VariantAccess::unit_variant`` as ``()``
+    (``Deserialize::deserialize(value)``), so a non-null payload fails ``()``'s own visitor,
+    whose ``expecting`` is ``unit``: ``invalid type: integer `1`, expected unit``."""
     if isinstance(value, str):
         return None if value in names else f"unknown variant `{value}`, expected {_variants(names)}"
     if not isinstance(value, dict):
@@ -198,5 +241,5 @@ def unit_variant_error(value: JSON, names: tuple[str, ...]) -> str | None:
     if name not in names:
         return f"unknown variant `{name}`, expected {_variants(names)}"
     if payload is not None:
-        return f"invalid type: {unexpected(payload)}, expected unit variant"
+        return f"invalid type: {unexpected(payload)}, expected unit"
     return None

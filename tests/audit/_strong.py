@@ -142,3 +142,56 @@ async def serving(apps: Mapping[str, Any]) -> AsyncIterator[dict[str, Any]]:
                 await stack.enter_async_context(lifespan_cm)
             transports[url] = httpx2.ASGITransport(app=app)
         yield transports
+
+
+def build_fastmcp_middleware(
+    *, name: str = "touchstone-demo", key: bytes = b"k" * 32, mode: str = "protected"
+) -> Any:
+    """A FastMCP server hiding its privileged components from alice through
+    ``TouchstoneMiddleware`` (added as a middleware, no ``install``), with an app backend tool
+    ``settle`` (model-visible, so listed with its hashed alias's identity) hidden from alice
+    too.  ``protected``: the middleware as it is; ``names-only``: the middleware judging a call
+    by the name it was sent under, as it did before ADAPT-GRANT-4 (an alias of a hidden tool
+    then reaches the tool: the audit's AUDIT-EXIST-6 must find it)."""
+    from fastmcp import FastMCP
+    from fastmcp.apps.app import FastMCPApp
+    from mcp.server.request_state import RequestStateSecurity
+
+    from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
+    from mcp_touchstone.visibility import ComponentKind, VisibleComponent, granted_scopes
+
+    server = FastMCP(
+        name,
+        auth=fast_verifier(BASE, subject=True),
+        request_state_security=RequestStateSecurity(keys=[key]),
+    )
+    meta = {"meta": {SCOPES_KEY: ["admin"]}}
+    privileged: Privileged = {kind: dict(meta) for kind in ("tool", "prompt", "resource")}
+    privileged["template"] = dict(meta)
+    register_catalog(server, privileged, notes=False, tools=_mrtr_tools(FastContext, "purge"))
+    app = FastMCPApp("billing")
+
+    @app.tool(model=True)
+    def settle(account: str) -> str:
+        return "settled " + account
+
+    server.add_provider(app)
+
+    def policy(component: VisibleComponent) -> bool:
+        if component.id == "settle":
+            return "admin" in granted_scopes(component.request.identity)
+        return POLICY(component)
+
+    class NamesOnly(TouchstoneMiddleware):
+        """``on_call_tool`` before ADAPT-GRANT-4: the name looked up as sent, nothing else."""
+
+        async def on_call_tool(self, context: Any, call_next: Any) -> Any:
+            called = context.message.name
+            tool = await context.fastmcp_context.fastmcp.get_tool(called)
+            if tool is not None and not self._sees(self._asker(context), ComponentKind.TOOL, tool):
+                return await self._absent(context, call_next, "name", called)
+            return await call_next(context)
+
+    chosen = NamesOnly if mode == "names-only" else TouchstoneMiddleware
+    server.add_middleware(chosen(visibility=policy))
+    return server

@@ -20,7 +20,14 @@ from typing import Any
 import anyio
 
 from mcp_touchstone.audit import ALL_PROBES, AuditConfig, Outcome, Report, audit
-from tests.audit._strong import PEER, URL, build_fastmcp, build_mcp, serving
+from tests.audit._strong import (
+    PEER,
+    URL,
+    build_fastmcp,
+    build_fastmcp_middleware,
+    build_mcp,
+    serving,
+)
 from tests.audit._weak import WeakServer
 
 
@@ -43,6 +50,17 @@ ROWS = (
         "MCPServer + protect() + ReplayGuard",
         "strong",
         lambda n: build_mcp(name=n, mode="protected"),
+    ),
+    Row(
+        "FastMCP 4.2 + TouchstoneMiddleware (hidden app tool)",
+        "strong",
+        lambda n: build_fastmcp_middleware(name=n),
+    ),
+    Row(
+        "old: middleware judging names only (alias bug)",
+        "old",
+        lambda n: build_fastmcp_middleware(name=n, mode="names-only"),
+        ("AUDIT-EXIST-6",),
     ),
     Row("TypeScript SDK McpServer 1.32.2 (disable())", "sdk", None),
     Row(
@@ -149,8 +167,13 @@ async def matrix() -> str:
             "TypeScript SDK answers a disabled component unlike a missing one (`EXIST-1..3`).",
             "The plain MCPServer hides nothing (both tokens are listed every component), so its",
             "existence probes are not observable; `protect()` is what hides, and it passes.",
+            "`TouchstoneMiddleware` added to FastMCP without `install` hides by its policy,",
+            "a hidden app tool included, and answers that tool's hashed alias (`EXIST-6`) like",
+            "an alias of no tool; the header check still runs before it (`EXIST-5`; `install`",
+            "closes it). The `old` row is the middleware as it was before ADAPT-GRANT-4: the",
+            "call judged by the name it was sent under, so the alias ran the hidden tool.",
             "",
-            "Probes aimed at each weak server's weakness (each finds it):",
+            "Probes aimed at each weak or old server's weakness (each finds it):",
             "",
             *aimed,
             "",

@@ -17,7 +17,7 @@ from mcp_touchstone.harness._registry import (
     reference_operations,
 )
 from mcp_touchstone.harness._server import serve
-from mcp_touchstone.serde_json import JsonError, from_str, to_string_ordered, validate
+from mcp_touchstone.serde_json import JSON, JsonError, from_str, to_string_ordered, validate
 from tests.strategies.mrtr import json_values
 
 
@@ -37,7 +37,12 @@ def test_parsed_operations_answer_every_vector_alike() -> None:
     root = default_vectors_dir()
     assert root is not None
     names = _parsed_names()
-    assert {"mrtr.round", "mrtr.client", "mrtr.state.open"} <= names
+    assert {
+        "mrtr.round",
+        "mrtr.client",
+        "mrtr.state.open",
+        "scope.resolve_matching_grants",
+    } <= names
     checked, parsed = reference_operations(), parsed_input_operations()
     seen = 0
     for vector in load_vectors(root):
@@ -74,7 +79,10 @@ _REFUSED_INPUTS = [
 
 
 @pytest.mark.parametrize("value", _REFUSED_INPUTS)
-@pytest.mark.parametrize("operation", ["mrtr.round", "mrtr.client", "mrtr.state.open"])
+@pytest.mark.parametrize(
+    "operation",
+    ["mrtr.round", "mrtr.client", "mrtr.state.open", "scope.resolve_matching_grants"],
+)
 def test_the_server_refuses_what_validate_would(value: bytes, operation: str) -> None:
     """A line whose input serde_json could not hold is refused by the server's parse before
     any operation runs: the parsed and the general tables answer it alike."""
@@ -89,11 +97,21 @@ def test_the_server_refuses_what_validate_would(value: bytes, operation: str) ->
     assert b'"errored":true' in answers[0]
 
 
+_SCOPE_INPUT: dict[str, JSON] = {
+    "scope": {"grants": [{"server_id": "s", "tool_name": "t", "operations": ["invoke"]}]},
+    "tool_name": "t",
+    "server_id": "s",
+    "arguments": {"x": float("nan")},
+}
+
+
 @pytest.mark.parametrize("operation", sorted(_parsed_names()))
 def test_general_operations_still_validate(operation: str) -> None:
     """A Python value serde_json could not hold is still refused by the general table, with
-    validate's message naming the place."""
-    out = reference_operations()[operation]({"request": float("nan")})
-    assert out == {
-        "error": {"kind": "invalid_input", "message": "input.request: non-finite float nan"}
-    }
+    validate's message naming the place (the scope operations check their arguments)."""
+    if operation.startswith("scope."):
+        raw, where = _SCOPE_INPUT, "arguments.x"
+    else:
+        raw, where = {"request": float("nan")}, "input.request"
+    out = reference_operations()[operation](raw)
+    assert out == {"error": {"kind": "invalid_input", "message": f"{where}: non-finite float nan"}}

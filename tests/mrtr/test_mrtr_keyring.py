@@ -1,4 +1,4 @@
-"""The keyring holds its own key derivations (MRTR-KEY-1, MRTR-KEY-2): no process-wide cache."""
+"""The keyring holds its own key derivations, no process-wide cache, no secret in its repr."""
 
 from __future__ import annotations
 
@@ -26,3 +26,16 @@ def test_keyring_keys_are_read_only_and_compare_as_values() -> None:
         ring.keys["other"] = b"x"  # type: ignore[index]
     ring.cipher(b"secret")
     assert ring == Keyring.single(b"secret")
+
+
+def test_keyring_repr_names_kids_never_secrets() -> None:
+    """A keyring's repr, and a container's repr around it, show no secret (MRTR-KEY-3)."""
+    ring = Keyring("k2", {"k1": b"first-secret", "k2": b"second-secret"})
+    ring.cipher(b"first-secret")
+    shown = repr(ring)
+    assert shown == "Keyring(active_kid='k2', keys=<secrets for 'k1', 'k2'>)"
+    for secret_text in ("first", "second", "secret'"):
+        assert secret_text not in shown
+    assert "first-secret" not in repr([ring])
+    assert "first-secret" not in str(ring)
+    assert repr(Keyring("k", {})) == "Keyring(active_kid='k', keys=<secrets for no kid>)"

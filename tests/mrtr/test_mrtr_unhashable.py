@@ -51,7 +51,7 @@ def test_issue14_d1_unhashable_value_where_a_string_is_expected(request_value: J
         (5, "invalid type: integer `5`, expected string or map"),
         ("x", "unknown variant `x`, expected `dark` or `light`"),
         ({"a": None, "b": None}, "invalid value: map, expected map with a single key"),
-        ({"dark": 1}, "invalid type: integer `1`, expected unit variant"),
+        ({"dark": 1}, "invalid type: integer `1`, expected unit"),
         ("dark", None),
         ({"light": None}, None),
     ],

@@ -148,3 +148,115 @@ def test_model_metadata_enum_refusals_name_their_type() -> None:
         assert str(exc.value) == (
             f"model_metadata.{field}: invalid type: integer `5`, expected string or map ({name})"
         )
+
+
+def test_every_public_name_is_served_from_its_defining_module() -> None:
+    """Each name of ``scope.__all__`` loads on first use, and a class or function is the very
+    object its defining module holds under that name (kills scope/__init__.py's lazy-table
+    strings changed: a wrong module, or a wrong key, fails the first access)."""
+    import importlib
+
+    from mcp_touchstone import scope
+
+    for name in scope.__all__:
+        obj = getattr(scope, name)
+        home = getattr(obj, "__module__", None)
+        if isinstance(home, str) and getattr(obj, "__name__", None) == name:
+            assert home.startswith("mcp_touchstone.scope."), (name, home)
+            assert getattr(importlib.import_module(home), name) is obj, name
+    assert scope.grant_targets.__name__ == "grant_targets"
+    assert scope.ModelSafetyTier.__name__ == "ModelSafetyTier"
+    assert sorted(dir(scope)) == sorted(scope.__all__)
+
+
+def _one_grant(**fields: JSON) -> JSON:
+    return {"grants": [{"server_id": "s", "tool_name": "t", "operations": ["invoke"], **fields}]}
+
+
+def test_custom_constraint_needs_two_strings_on_every_path() -> None:
+    """SCOPE-SHAPE: ``custom`` is serde's ``Custom(String, String)``: a two-item sequence of
+    strings, so a number in either place is refused whether the scope is otherwise plain (the
+    one-pass decoder) or not (kills scope/_decode_fast.py's ``content[0]`` index changed)."""
+    from mcp_touchstone.scope._types import Custom
+
+    cases: list[tuple[JSON, int]] = [([5, "v"], 0), (["k", 5], 1)]
+    for item, where in cases:
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_scope(_one_grant(constraints=[{"type": "custom", "value": item}]))
+        assert str(exc.value) == (
+            f"scope.grants[0].constraints[0].value[{where}]: invalid type: integer `5`, "
+            "expected a string"
+        )
+    got = decode_scope(_one_grant(constraints=[{"type": "custom", "value": ["k", "v"]}]))
+    assert got.grants[0].constraints == (Custom("k", "v"),)
+
+
+def test_one_pass_decoder_reads_every_plain_string_list_kind() -> None:
+    """The one-pass decoder reads the plain ``{"type", "value"}`` form of every variant whose
+    content is a list of strings (its documented common shapes), building the same value as
+    the general decoder (kills scope/_decode_fast.py's tag table keys changed, which would only
+    send these scopes down the slow path)."""
+    from mcp_touchstone.scope import _types as t
+    from mcp_touchstone.scope._decode_fast import fast_scope
+
+    kinds = {
+        "table_allowlist": t.TableAllowlist,
+        "column_denylist": t.ColumnDenylist,
+        "audience_allowlist": t.AudienceAllowlist,
+        "memory_store_allowlist": t.MemoryStoreAllowlist,
+        "memory_write_deny_patterns": t.MemoryWriteDenyPatterns,
+    }
+    for tag, cls in kinds.items():
+        value = _one_grant(constraints=[{"type": tag, "value": ["a", "b"]}])
+        expected = cls(("a", "b"))
+        fast = fast_scope(value)
+        assert fast is not None, tag
+        assert fast.grants[0].constraints == (expected,)
+        assert decode_scope(value).grants[0].constraints == (expected,)
+
+
+def test_general_path_keeps_boolean_fields() -> None:
+    """A grant the one-pass decoder leaves to the general path (it carries a monetary amount)
+    keeps its booleans as written: ``require_dual_approval``'s ``required`` and
+    ``dpop_required`` (kills scope/_decode_forms.py ``bool_`` returning None)."""
+    from mcp_touchstone.scope._decode_fast import fast_scope
+    from mcp_touchstone.scope._types import MonetaryAmount, RequireDualApproval
+
+    for flag in (True, False):
+        value = _one_grant(
+            constraints=[{"type": "require_dual_approval", "value": flag}],
+            max_total_cost={"units": 5, "currency": "USD"},
+            dpop_required=flag,
+        )
+        assert fast_scope(value) is None
+        grant = decode_scope(value).grants[0]
+        assert grant.constraints == (RequireDualApproval(flag),)
+        assert repr(grant.constraints[0]) == f"RequireDualApproval(required={flag})"
+        assert grant.dpop_required is flag
+        assert grant.max_total_cost == MonetaryAmount(5, "USD")
+
+
+def test_parse_domain_cuts_the_authority_only_at_slash_query_or_fragment() -> None:
+    """SCOPE-DOM-1: the authority ends at the first ``/``, ``?`` or ``#`` and at no other
+    character, so an upper-case host (letters such as ``X`` included) is read whole and folded
+    (kills scope/_arguments.py's stop characters changed)."""
+    from mcp_touchstone.scope._arguments import parse_domain
+
+    assert parse_domain("https://EXAMPLE.COM/X") == "example.com"
+    assert parse_domain("eXample.com") == "example.com"
+    assert parse_domain("user@HOST.Xyz:8080/p?q#f") == "host.xyz"
+    assert parse_domain("XX.example.com?X#X") == "xx.example.com"
+    assert parse_domain("a.example.com#frag/more") == "a.example.com"
+
+
+def test_agui_control_characters_are_rusts_cc_range_exactly() -> None:
+    """SCOPE-AGUI-6: Rust's ``char::is_control`` is general category Cc, U+0000..U+001F and
+    U+007F..U+009F, so an id holding U+001F, U+007F or U+009F is refused and one holding U+0020
+    or U+00A0 (inside, where no trim reaches) is not (kills scope/_agui.py's range bounds)."""
+    message = "invalid event: agent_id must be unpadded and contain no control characters"
+    for ch in ("\x00", "\x1f", "\x7f", "\x80", "\x9f"):
+        with pytest.raises(InvalidEventError) as exc:
+            validate_event_boundary(_agui_event(agent_id=f"a{ch}b"))
+        assert str(exc.value) == message, hex(ord(ch))
+    for ch in (" ", "\xa0", "\xa1", "~"):
+        validate_event_boundary(_agui_event(agent_id=f"a{ch}b"))

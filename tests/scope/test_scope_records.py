@@ -127,3 +127,16 @@ def test_portable_types_keep_dataclass_semantics(cls: type, data: st.DataObject)
     assert hash(value) == hash(tuple(values))
     assert value == cls(*values)
     assert [getattr(value, n) for n in names] == values
+
+
+def test_record_skips_classvars_annotated_as_objects() -> None:
+    """Like ``dataclasses``, ``record`` leaves out a ``ClassVar`` whether its annotation is a
+    string or a typing object (a module without postponed annotations), bare or subscripted."""
+    annotations = {"x": int, "K": ClassVar[int], "B": ClassVar, "y": str}
+    made: type[Any] = record(type("R", (), {"__annotations__": dict(annotations), "K": 3, "B": 4}))
+    assert record_fields(made) == ("x", "y")
+    assert made.K == 3
+    compared: type[Any] = dataclasses.dataclass(
+        type("D", (), {"__annotations__": dict(annotations)})
+    )
+    assert tuple(f.name for f in dataclasses.fields(compared)) == ("x", "y")

@@ -107,3 +107,15 @@ def test_a_run_of_like_variables_is_one_step() -> None:
     assert _step_calls("{+a}" * 300, uri) == 1
     assert _step_calls("{a}{+b}{c}", uri) == 3
     assert _step_calls("{a}{b}/{c}", "xy/z") == 2
+
+
+def test_a_cursor_no_page_carries_gets_an_empty_final_page() -> None:
+    """A list handler asked for a cursor none of its pages carries answers an empty final page
+    echoing that cursor, as ``Listing`` documents (kills visibility/_catalog.py's fallback page
+    made ``None``)."""
+    from mcp_touchstone.visibility._catalog import Listing, Page
+
+    listing = Listing((Page((), None, "c1"), Page((), "c1", None)))
+    assert listing.fetch("c1") == Page((), "c1", None)
+    assert listing.fetch("zz") == Page((), "zz", None)
+    assert Listing(()).fetch(None) == Page((), None, None)

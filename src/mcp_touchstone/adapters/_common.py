@@ -9,11 +9,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from mcp_touchstone import serde_json
 from mcp_touchstone.scope import (
     ChioScope,
     ConstraintError,
     InvalidArgumentsError,
     OutOfScope,
+    ToolGrant,
+    grant_targets,
     resolve_capability_grants,
 )
 from mcp_touchstone.serde_json import JSON
@@ -210,6 +213,86 @@ def decide_grant(
 
 
 _GRANTED = Granted()
+
+_NO_TARGET = 0
+_UNCONSTRAINED = 1
+_CONSTRAINED = 2
+
+
+def _plan(scope: ChioScope, tool: str, server_id: str) -> int:
+    """What the matcher's walk of ``scope`` for ``tool`` on ``server_id`` can be, whatever the
+    arguments: no grant targets the call (``_NO_TARGET``: out of scope); at least one does and
+    none of those carries a constraint (``_UNCONSTRAINED``: covered, no constraint is ever
+    reached); else ``_CONSTRAINED`` (the arguments decide: the general path).  A scope whose
+    parts are not the immutable tuples the decoder builds is always ``_CONSTRAINED``."""
+    grants = scope.grants
+    if type(grants) is not tuple:
+        return _CONSTRAINED
+    plan = _NO_TARGET
+    for grant in grants:
+        if not (
+            type(grant) is ToolGrant
+            and type(grant.operations) is tuple
+            and type(grant.constraints) is tuple
+        ):
+            return _CONSTRAINED
+        if grant_targets(grant, tool, server_id):
+            if grant.constraints:
+                return _CONSTRAINED
+            plan = _UNCONSTRAINED
+    return plan
+
+
+class GrantPlans:
+    """:func:`decide_grant` with the scope's walk done once per caller scope (ADAPT-GRANT-5).
+
+    A caller's :class:`ChioScope` is an immutable value, so which of its grants target a tool
+    on a server does not change between calls.  The plan of :func:`_plan` is kept per
+    ``(scope, tool, server_id)``, the scope held by identity (the entry keeps the scope, so its
+    id is not reused while the entry lives), at most ``limit`` entries (the oldest dropped
+    first): out of scope, or covered by an unconstrained grant, is then answered without the
+    walk; a call where a targeting grant has constraints takes the general path,
+    :func:`decide_grant`.  The arguments are still checked as serde_json values first (as the
+    matcher does: unreadable arguments deny before any grant is read), except ``{}``, which
+    always is one.  The answers are :func:`decide_grant`'s (a differential test checks it);
+    only the adapters hold this state, the scope core holds none.
+    """
+
+    __slots__ = ("_limit", "_plans")
+
+    def __init__(self, *, limit: int = 4096) -> None:
+        self._plans: dict[tuple[int, str, str], tuple[ChioScope, int]] = {}
+        self._limit = limit
+
+    def decide(
+        self, scope: ChioScope | None, tool: str, server_id: str, arguments: JSON
+    ) -> Granted | Denied:
+        """:func:`decide_grant`'s answer for the call."""
+        if scope is None:
+            return decide_grant(scope, tool, server_id, arguments)
+        key = (id(scope), tool, server_id)
+        entry = self._plans.get(key)
+        if entry is None or entry[0] is not scope:
+            entry = self._remember(key, scope, _plan(scope, tool, server_id))
+        plan = entry[1]
+        if plan == _CONSTRAINED:
+            return decide_grant(scope, tool, server_id, arguments)
+        if not (arguments.__class__ is dict and not arguments):
+            try:
+                serde_json.validate(arguments, where="arguments")  # the matcher's own check
+            except serde_json.JsonError:
+                return decide_grant(scope, tool, server_id, arguments)  # its denial
+        return _GRANTED if plan == _UNCONSTRAINED else _denied(tool, "out of scope")
+
+    def _remember(
+        self, key: tuple[int, str, str], scope: ChioScope, plan: int
+    ) -> tuple[ChioScope, int]:
+        plans = self._plans
+        if key not in plans and len(plans) >= self._limit:
+            del plans[next(iter(plans))]  # the oldest
+        entry = (scope, plan)
+        plans[key] = entry
+        return entry
 
 
 def _denied(tool: str, reason: str) -> Denied:

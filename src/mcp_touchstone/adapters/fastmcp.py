@@ -30,8 +30,8 @@ from mcp_touchstone.adapters._common import (
     Caller,
     Denied,
     Granted,
+    GrantPlans,
     GrantsSource,
-    decide_grant,
     identity_from_token,
     new_sentinel,
     revision,
@@ -127,6 +127,7 @@ class TouchstoneMiddleware(Middleware):
         self.server_id = server_id
         self.identity = identity
         self._transform_installed = False
+        self._plans = GrantPlans()
 
     def install(self, server: Any) -> Any:
         """Add this middleware to the FastMCP ``server`` (unless already there), add a
@@ -290,7 +291,7 @@ class TouchstoneMiddleware(Middleware):
         assert self.grants is not None
         arguments = context.message.arguments or {}
         server_id = self.server_id or fctx.fastmcp.name
-        return decide_grant(self.grants(context), name, server_id, arguments)
+        return self._plans.decide(self.grants(context), name, server_id, arguments)
 
     async def on_get_prompt(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """A hidden prompt is FastMCP's unknown prompt (ADAPT-VIS-3)."""

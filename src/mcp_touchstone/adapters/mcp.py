@@ -16,13 +16,18 @@ is not stamped).  What it does:
 * a visible tool the caller's Chio grants do not cover is refused with a step-up error;
 * ``get_tool_input_schema`` (``Mcp-Param-*`` header validation, which runs before any
   middleware) no longer answers for hidden tools, closing that existence oracle.
+
+Length (~490 lines): the one class holding what ``protect`` installs (lists, calls, the lookup
+both share, the two call orders of ADAPT-PERF-1 and the inlined MCPServer call check); splitting
+it would pass its state around.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -34,8 +39,9 @@ from mcp_touchstone.adapters._common import (
     INSUFFICIENT_SCOPE,
     Caller,
     Denied,
+    Granted,
+    GrantPlans,
     GrantsSource,
-    decide_grant,
     identity_from_token,
     new_sentinel,
     revision,
@@ -131,6 +137,7 @@ class _Protection:
         self.server_id = server_id
         self.identity = identity
         self.original: dict[str, Handler] = {}
+        self.plans = GrantPlans()
 
     # -- who is asking ------------------------------------------------------------------
     def caller(self, ctx: Any) -> Caller:
@@ -143,48 +150,66 @@ class _Protection:
         return Caller(who, revision(getattr(ctx, "protocol_version", None)))
 
     # -- what the host would serve ----------------------------------------------------
-    async def _all(self, ctx: Any, method: str) -> tuple[list[Any], int, Any]:
-        """Every item of the host's list ``method`` (all pages), its first page's size, and
-        its first page."""
+    async def _pages(self, ctx: Any, method: str) -> AsyncGenerator[tuple[Any, list[Any]], None]:
+        """The host's list ``method`` page by page (each page and its items), read only as far
+        as the consumer goes; a cursor seen before ends it."""
         attr = _LISTS[method][0]
         entry = self.low.get_request_handler(method)
         assert entry is not None
-        items: list[Any] = []
         cursor: str | None = None
-        first: Any = None
         seen: set[str] = set()
         while True:
             params = entry.params_type.model_validate({} if cursor is None else {"cursor": cursor})
             page = await self.original[method](ctx, params)
-            first = page if first is None else first
-            items.extend(getattr(page, attr))
+            yield page, getattr(page, attr)
             cursor = getattr(page, "next_cursor", None)
             if cursor is None or cursor in seen:
-                return items, len(getattr(first, attr)), first
+                return
             seen.add(cursor)
+
+    async def _all(self, ctx: Any, method: str) -> tuple[list[Any], int, Any]:
+        """Every item of the host's list ``method`` (all pages), its first page's size, and
+        its first page."""
+        items: list[Any] = []
+        first: Any = None
+        size = 0
+        async for page, page_items in self._pages(ctx, method):
+            if first is None:
+                first, size = page, len(page_items)
+            items.extend(page_items)
+        return items, size, first
 
     async def find(self, ctx: Any, kind: ComponentKind, ident: str) -> Found:
         """The component a call on ``ident`` would reach, or ``None`` when the host has none:
         the first equal name; for a URI, the first equal concrete resource, else the first
-        template matching it (ADAPT-VIS-2)."""
+        template matching it (ADAPT-VIS-2).  On a lowlevel server the host's lists are read
+        page by page and only until the component is found (the answer is the same: the
+        first match in the host's order)."""
         if self.high is not None:
             return self._find_managed(kind, ident)
         if kind is ComponentKind.RESOURCE:
             if "resources/list" in self.original:
-                for res in (await self._all(ctx, "resources/list"))[0]:
-                    if str(res.uri) == ident:
-                        return ComponentKind.RESOURCE, ident, res.meta
+                async with aclosing(self._pages(ctx, "resources/list")) as pages:
+                    async for _, resources in pages:
+                        for res in resources:
+                            if str(res.uri) == ident:
+                                return ComponentKind.RESOURCE, ident, res.meta
             if "resources/templates/list" in self.original:
-                for tpl in (await self._all(ctx, "resources/templates/list"))[0]:
-                    if match_uri_template(str(tpl.uri_template), ident):
-                        return ComponentKind.RESOURCE_TEMPLATE, str(tpl.uri_template), tpl.meta
+                async with aclosing(self._pages(ctx, "resources/templates/list")) as pages:
+                    async for _, templates in pages:
+                        for tpl in templates:
+                            if match_uri_template(str(tpl.uri_template), ident):
+                                template = str(tpl.uri_template)
+                                return ComponentKind.RESOURCE_TEMPLATE, template, tpl.meta
             return None
         method = "tools/list" if kind is ComponentKind.TOOL else "prompts/list"
         if method not in self.original:
             return None
-        for item in (await self._all(ctx, method))[0]:
-            if item.name == ident:
-                return kind, ident, getattr(item, "meta", None)
+        async with aclosing(self._pages(ctx, method)) as pages:
+            async for _, items in pages:
+                for item in items:
+                    if item.name == ident:
+                        return kind, ident, getattr(item, "meta", None)
         return None
 
     def _find_managed(self, kind: ComponentKind, ident: str) -> Found:
@@ -265,8 +290,40 @@ class _Protection:
             return type(result).model_validate(rewrite(dumped, probe, real))
         return rewrite(result, probe, real)
 
+    def hides_nothing(self) -> bool:
+        """Whether no caller can be refused any component: no policy, or the built-in one
+        hiding no tag and requiring no declared scope, with the default identity (a custom
+        ``identity`` is still asked where the lookup-first order asks it)."""
+        policy = self.visibility
+        if policy is None:
+            return True
+        return (
+            type(policy) is Visibility
+            and not policy.hidden_tags
+            and not policy.declared_scopes
+            and self.identity is None
+        )
+
+    def _grant(self, ctx: Any, ident: str, params: Any) -> Granted | Denied:
+        assert self.grants is not None
+        return self.plans.decide(self.grants(ctx), ident, self.server_id, params.arguments or {})
+
     def wrap_call(self, method: str, kind: ComponentKind, field: str) -> Handler:
         original = self.original[method]
+        judged = kind is ComponentKind.TOOL and self.grants is not None
+        if self.hides_nothing():
+            if not judged:
+                return original  # nothing to judge: every call is the host's (ADAPT-PERF-1)
+            return self._grants_first(method, original)
+        if kind is ComponentKind.TOOL and self.high is not None:
+            return self._managed_tool_call(method, original)
+        return self.lookup_first(method, kind, field)
+
+    def lookup_first(self, method: str, kind: ComponentKind, field: str) -> Handler:
+        """The general call check: look the component up, refuse a hidden one with the host's
+        not-found, then (a tool, with grants) refuse an ungranted one with a step-up."""
+        original = self.original[method]
+        judged = kind is ComponentKind.TOOL and self.grants is not None
 
         async def handler(ctx: Any, params: Any) -> Any:
             ident = str(getattr(params, field))
@@ -277,12 +334,72 @@ class _Protection:
                 self.visibility, *found
             ):
                 return await self._not_found(ctx, method, params, field, ident)
-            if kind is ComponentKind.TOOL and self.grants is not None:
-                verdict = decide_grant(
-                    self.grants(ctx), ident, self.server_id, params.arguments or {}
-                )
+            if judged:
+                assert self.grants is not None
+                arguments = params.arguments or {}
+                verdict = self.plans.decide(self.grants(ctx), ident, self.server_id, arguments)
                 if isinstance(verdict, Denied):
                     raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
+            return await original(ctx, params)
+
+        return handler
+
+    def _managed_tool_call(self, method: str, original: Handler) -> Handler:
+        """:meth:`lookup_first` for ``tools/call`` on an ``MCPServer``, its steps inlined
+        (ADAPT-PERF-1): the tool manager asked directly, :func:`shown_to_all` and the verdict
+        test written out; the same checks in the same order (a differential test compares the
+        two)."""
+        high: Any = self.high
+        policy = self.visibility
+        builtin = type(policy) is Visibility
+        grants = self.grants
+        plans = self.plans
+        server_id = self.server_id
+        tool_kind = ComponentKind.TOOL
+
+        async def handler(ctx: Any, params: Any) -> Any:
+            ident = params.name
+            if ident.__class__ is not str:
+                ident = str(ident)
+            tool = high._tool_manager.get_tool(ident)
+            if tool is None:
+                return await original(ctx, params)  # nonexistent: the host's own answer
+            meta = tool.meta
+            if not (policy is None or (builtin and not meta)) and not self.caller(ctx).sees(
+                policy, tool_kind, ident, meta
+            ):
+                return await self._not_found(ctx, method, params, "name", ident)
+            if grants is not None:
+                verdict = plans.decide(grants(ctx), ident, server_id, params.arguments or {})
+                if verdict.__class__ is Denied:
+                    assert isinstance(verdict, Denied)
+                    raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
+            return await original(ctx, params)
+
+        return handler
+
+    def _grants_first(self, method: str, original: Handler) -> Handler:
+        """``tools/call`` when nothing is hidden (ADAPT-PERF-1): a call the grants cover goes
+        straight to the host, which runs the tool or answers its own unknown, as it would after
+        the lookup; only a refused call is looked up, to tell an existing tool (step-up) from an
+        absent one (the host's answer).  On a lowlevel server the lookup reads the host's list,
+        so a granted call no longer lists the catalog.  The grants function is also asked for
+        calls on absent tools; one that raises is asked again after the lookup, so it fails only
+        the calls it failed in the lookup-first order."""
+
+        async def handler(ctx: Any, params: Any) -> Any:
+            ident = str(params.name)
+            try:
+                early: Granted | Denied | None = self._grant(ctx, ident, params)
+            except Exception:
+                early = None  # decided below, in the lookup-first order
+            if isinstance(early, Granted):
+                return await original(ctx, params)
+            if await self.find(ctx, ComponentKind.TOOL, ident) is None:
+                return await original(ctx, params)  # nonexistent: the host's own answer
+            verdict = early if early is not None else self._grant(ctx, ident, params)
+            if isinstance(verdict, Denied):
+                raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
             return await original(ctx, params)
 
         return handler
@@ -369,5 +486,5 @@ def protect(
         if entry is not None:
             low.add_request_handler(method, entry.params_type, guard.wrap_call(method, kind, field))
     guard.wrap_schema_lookup()
-    low._touchstone_protected = True  # type: ignore[attr-defined]  # a marker, not an API
+    low._touchstone_protected = guard  # type: ignore[attr-defined]  # a marker, not an API
     return server

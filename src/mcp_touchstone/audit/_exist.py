@@ -5,10 +5,15 @@ status like a component that does not exist.
 The privileged caller is whichever token lists more (a superset of the other's names); the
 unprivileged caller sends both requests with the same JSON-RPC id and the same arguments, and
 the two bodies are compared with each name replaced by a placeholder.
+
+A tool may have a second address: FastMCP routes ``__<hash>_<name>`` (an app tool's identity
+hash, listed in its ``_meta.fastmcp``) to the tool it identifies.  AUDIT-EXIST-6 asks for a
+hidden tool by that alias, against an alias no tool has.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -29,6 +34,7 @@ EXISTENCE = {
     "AUDIT-EXIST-3": "resource",
     "AUDIT-EXIST-4": "template",
     "AUDIT-EXIST-5": "header",
+    "AUDIT-EXIST-6": "alias",
 }
 _TITLES = {
     "tool": "existence: hidden tool answered like a nonexistent one",
@@ -36,7 +42,36 @@ _TITLES = {
     "resource": "existence: hidden resource answered like a nonexistent one",
     "template": "existence: hidden resource template answered like a nonexistent one",
     "header": "existence: the Mcp-Param-* header check on a hidden tool",
+    "alias": "existence: a hidden tool called by its FastMCP hashed alias",
 }
+_HASH = re.compile(r"[0-9a-f]{12}")
+"""FastMCP's identity hash: the first 12 hex digits of a SHA-256."""
+
+
+def tool_alias(item: Mapping[str, Any]) -> str | None:
+    """The ``__<hash>_<name>`` alias FastMCP routes to a listed tool, or ``None``: the hash is
+    the ``tool_hash`` of its ``_meta.fastmcp``, else FastMCP's ``sha256(app NUL name)[:12]``
+    from the ``app`` there (FastMCP's ``hash_tool``, the same on every replica)."""
+    name = item.get("name")
+    meta = item.get("_meta")
+    ours = meta.get("fastmcp") if isinstance(meta, Mapping) else None
+    if not isinstance(name, str) or not isinstance(ours, Mapping):
+        return None
+    listed = ours.get("tool_hash")
+    if isinstance(listed, str) and _HASH.fullmatch(listed):
+        return f"__{listed}_{name}"
+    app = ours.get("app")
+    if isinstance(app, str):
+        digest = hashlib.sha256(f"{app}\x00{name}".encode()).hexdigest()[:12]
+        return f"__{digest}_{name}"
+    return None
+
+
+def _absent_alias(alias: str) -> str:
+    """An alias of the same shape and local name that no tool has (another hash)."""
+    digest, name = alias[2:14], alias[15:]
+    other = "000000000000" if digest != "000000000000" else "ffffffffffff"
+    return f"__{other}_{name}"
 
 
 def _instantiate(template: str, value: str = "7") -> str:
@@ -56,7 +91,7 @@ def _header_props(schema: Any) -> list[str]:
 
 
 def _request(kind: str, target: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    if kind in ("tool", "header"):
+    if kind in ("tool", "header", "alias"):
         return "tools/call", {"name": target, "arguments": dict(args)}
     if kind == "prompt":
         return "prompts/get", {"name": target}
@@ -70,12 +105,14 @@ def _normal(body: str, name: str) -> str:
 
 
 def _hidden(kind: str, privileged: Catalog, other: Catalog) -> list[tuple[str, Any]]:
-    source = "tool" if kind == "header" else kind
+    source = "tool" if kind in ("header", "alias") else kind
     names = [n for n in privileged.names(source) if n not in other.items.get(source, {})]
     out: list[tuple[str, Any]] = []
     for name in names:
         item = privileged.items[source][name]
         if kind == "header" and not _header_props(item.get("inputSchema")):
+            continue
+        if kind == "alias" and tool_alias(item) is None:
             continue
         out.append((name, item))
     return out[:MAX_HIDDEN]
@@ -126,9 +163,13 @@ async def existence(
                 target, absent = _instantiate(name), _instantiate(_absent_uri(name))
             elif kind == "resource":
                 target, absent = name, _absent_uri(name)
+            elif kind == "alias":
+                target = tool_alias(item) or name
+                absent = _absent_alias(target)
             else:
                 target, absent = name, f"touchstone_absent_{kind}"
-            args = example_arguments(item.get("inputSchema")) if kind in ("tool", "header") else {}
+            called = ("tool", "header", "alias")
+            args = example_arguments(item.get("inputSchema")) if kind in called else {}
             if kind == "header":
                 args.update(dict.fromkeys(_header_props(item.get("inputSchema")), "touchstone"))
             m1, p1 = _request(kind, target, args)

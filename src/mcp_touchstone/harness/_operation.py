@@ -14,6 +14,19 @@ Named apart from scope's grant operation enum (``mcp_touchstone.scope.Operation`
 Operation = HarnessOperation
 """The former name of :data:`HarnessOperation`, kept so adapter modules importing it still work."""
 
+
+class EncodedOutput(dict[str, JSON]):
+    """An output object that carries its own JSON text: ``text`` is what
+    ``serde_json.to_string`` writes for the object (compact, keys sorted).  The line server
+    writes ``text`` instead of encoding the object again; an adapter makes one where it can
+    write its small answer directly (``harness/_scope.py``), sets ``text`` once and never
+    changes the object afterwards.  Equal to the plain object (``dict`` equality)."""
+
+    __slots__ = ("text",)
+
+    text: str
+
+
 V1_OPERATIONS: tuple[str, ...] = (
     "scope.resolve_matching_grants",
     "scope.resolve_capability_grants",

@@ -2,14 +2,23 @@
 
 Each operation takes the raw ``case.input`` JSON value and returns the output object.
 It is total: malformed input is answered with the operation's error shape, never raised.
+
+``PARSED_OPERATIONS`` serve input that ``serde_json.from_str`` parsed (``harness/_parsed.py``):
+the common case (an object with string ``tool_name`` and ``server_id`` and a scope of the
+plain map shapes) is read in one pass and resolved without re-validating the arguments;
+anything else is answered by the general operation, so every error comes from one place.
+``tests/harness/test_harness_parsed.py`` runs both tables over every vector.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone import serde_json
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.harness._scope_common import _invalid, _matches, _read_input
+from mcp_touchstone.scope._decode import decode_scope, decode_scope_general
+from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     InvalidArgumentsError,
@@ -17,6 +26,7 @@ from mcp_touchstone.scope._matcher import (
     OutOfScope,
     resolve_capability_grants,
     resolve_matching_grants,
+    resolve_parsed,
 )
 from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
@@ -26,9 +36,11 @@ Resolver = Callable[
 ]
 
 
-def _answer(raw: JSON, resolve: Resolver) -> dict[str, JSON]:
+def _answer(
+    raw: JSON, resolve: Resolver, decode: Callable[[JSON, str], ChioScope] = decode_scope
+) -> dict[str, JSON]:
     """Read the input, run ``resolve`` and shape its outcome (SCOPE-WIRE-1, SCOPE-WIRE-2)."""
-    read = _read_input(raw)
+    read = _read_input(raw, decode)
     if isinstance(read, dict):
         return read
     try:
@@ -52,7 +64,69 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     return _answer(raw, resolve_capability_grants)
 
 
+def _matches_output(found: tuple[MatchedGrant, ...]) -> EncodedOutput:
+    """``_matches(found)`` with its JSON text (keys in sorted order; every value an int)."""
+    matches: list[JSON] = []
+    texts: list[str] = []
+    for match in found:
+        server_exact, tool_exact, count = specificity = match.specificity
+        matches.append({"index": match.index, "specificity": list(specificity)})
+        texts.append(
+            f'{{"index":{match.index},"specificity":[{server_exact},{tool_exact},{count}]}}'
+        )
+    output = EncodedOutput(matches=matches)
+    output.text = '{"matches":[' + ",".join(texts) + "]}"
+    return output
+
+
+def _error_output(kind: str, message: str | None = None) -> EncodedOutput:
+    """``{"error": {"kind": kind, "message": message}}`` (no message: ``kind`` alone), with its
+    JSON text."""
+    error: dict[str, JSON] = {"kind": kind}
+    text = f'{{"error":{{"kind":"{kind}"}}}}'
+    if message is not None:
+        error["message"] = message
+        text = f'{{"error":{{"kind":"{kind}","message":{serde_json.to_string(message)}}}}}'
+    output = EncodedOutput(error=error)
+    output.text = text
+    return output
+
+
+def _parsed(resolve: Resolver, *, capability: bool) -> HarnessOperation:
+    """The operation ``_answer(raw, resolve)`` for parsed input: the common case in one pass
+    (``decode_scope``'s fast path, the resolution without ``check_arguments``, the answer
+    with its JSON text), anything else through ``_answer`` (with the general decoder once the
+    fast path has declined the scope)."""
+
+    def operation(raw: JSON) -> dict[str, JSON]:
+        decode = decode_scope
+        if type(raw) is dict and "scope" in raw and "arguments" in raw:
+            tool_name = raw.get("tool_name")
+            server_id = raw.get("server_id")
+            if type(tool_name) is str and type(server_id) is str:
+                scope = fast_scope(raw["scope"])
+                if scope is None:
+                    decode = decode_scope_general
+                else:
+                    found = resolve_parsed(scope, tool_name, server_id, raw["arguments"])
+                    if type(found) is tuple:
+                        if found or not capability:
+                            return _matches_output(found)
+                        return _error_output("out_of_scope")
+                    assert isinstance(found, ConstraintError)
+                    return _error_output("constraint_error", found.message)
+        return _answer(raw, resolve, decode)
+
+    return operation
+
+
 OPERATIONS: dict[str, HarnessOperation] = {
     "scope.resolve_matching_grants": op_resolve_matching_grants,
     "scope.resolve_capability_grants": op_resolve_capability_grants,
 }
+
+PARSED_OPERATIONS: dict[str, HarnessOperation] = {
+    "scope.resolve_matching_grants": _parsed(resolve_matching_grants, capability=False),
+    "scope.resolve_capability_grants": _parsed(resolve_capability_grants, capability=True),
+}
+"""The two operations for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""

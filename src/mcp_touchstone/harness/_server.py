@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
 from mcp_touchstone import __version__, serde_json
-from mcp_touchstone.harness._operation import HarnessOperation
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.serde_json import JSON
 
 PROTOCOL_VERSION = 1
@@ -45,9 +45,31 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
         request = serde_json.from_str(line)
     except serde_json.JsonError as exc:
         return _errored(f"request line is not JSON: {exc}")
-    if not isinstance(request, dict):
+    if type(request) is not dict:
         return _errored("request line is not a JSON object")
     cmd = request.get("cmd")
+    if cmd == "run":  # The common line first; each test below is the one the order needs.
+        seq = request.get("seq")
+        if type(seq) is not int:  # from_str makes exact ints; a bool is not one
+            return _errored("run needs an integer seq")
+        case = request.get("case")
+        if type(case) is not dict:
+            return _errored("run needs a case object", seq)
+        operation = case.get("operation")
+        if type(operation) is not str:
+            return _errored("case needs an operation name", seq)
+        op = operations.get(operation)
+        if op is None:
+            return {
+                "seq": seq,
+                "skipped": True,
+                "message": f"operation {operation} is not supported",
+            }
+        try:
+            output = op(case.get("input"))
+        except Exception as exc:  # HARNESS-MSG-5: a crash is reported, never fatal.
+            return _errored(f"{operation} failed: {type(exc).__name__}: {exc}", seq)
+        return {"seq": seq, "output": output}
     if cmd == "stop":
         return None
     if cmd == "start":
@@ -56,32 +78,18 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
             "implementation": dict(IMPLEMENTATION),
             "operations": list(operations),
         }
-    seq = _seq_of(request)
-    if cmd != "run":
-        problem = f"unknown cmd {cmd!r}" if isinstance(cmd, str) else "request has no cmd"
-        return _errored(problem, seq)
-    if seq is None:
-        return _errored("run needs an integer seq")
-    case = request.get("case")
-    if not isinstance(case, dict):
-        return _errored("run needs a case object", seq)
-    operation = case.get("operation")
-    if not isinstance(operation, str):
-        return _errored("case needs an operation name", seq)
-    op = operations.get(operation)
-    if op is None:
-        return {"seq": seq, "skipped": True, "message": f"operation {operation} is not supported"}
-    try:
-        output = op(case.get("input"))
-    except Exception as exc:  # HARNESS-MSG-5: a crash is reported, never fatal.
-        return _errored(f"{operation} failed: {type(exc).__name__}: {exc}", seq)
-    return {"seq": seq, "output": output}
+    problem = f"unknown cmd {cmd!r}" if isinstance(cmd, str) else "request has no cmd"
+    return _errored(problem, _seq_of(request))
 
 
 def _encode(response: dict[str, JSON]) -> bytes:
     """One response line; an output that cannot be written as JSON text is ``errored`` instead
-    (HARNESS-MSG-5), so a bad output never ends the server."""
+    (HARNESS-MSG-5), so a bad output never ends the server.  An :class:`EncodedOutput` of a
+    ``{"seq", "output"}`` response is written from its text (the keys in sorted order)."""
     try:
+        output, seq = response.get("output"), response.get("seq")
+        if type(output) is EncodedOutput and type(seq) is int and len(response) == 2:
+            return f'{{"output":{output.text},"seq":{seq}}}\n'.encode()
         return serde_json.to_string(response).encode("utf-8") + b"\n"
     except Exception as exc:  # JsonError, a lone surrogate (UnicodeEncodeError), RecursionError
         fallback = _errored(f"output is not JSON: {type(exc).__name__}: {exc}", _seq_of(response))
@@ -91,13 +99,14 @@ def _encode(response: dict[str, JSON]) -> bytes:
 def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, HarnessOperation]) -> int:
     """Answer each line of ``lines`` on ``out`` until ``stop``, the end of input, or the reader
     closing ``out`` (the runner is gone: as at end of input); return 0 (HARNESS-WIRE-2)."""
+    write, flush = out.write, out.flush
     for line in lines:
         response = answer(line.rstrip(b"\r\n"), operations)
         if response is None:
             break
         try:
-            out.write(_encode(response))
-            out.flush()
+            write(_encode(response))
+            flush()  # One flushed line per response (HARNESS-WIRE-1).
         except BrokenPipeError:
             break
     return 0

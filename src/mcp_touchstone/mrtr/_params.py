@@ -6,16 +6,19 @@ failure is ``-32602`` with serde's message and the handler does not run. The thr
 ``_meta`` as ``RequestParamsMeta`` again, so a ``_meta`` the capability read could not type ends an
 MRTR round here. serde visits a ``Value`` object's members in sorted key order (neva's
 ``serde_json`` has no ``preserve_order``), so the first mistyped member in that order is the one
-reported, and a missing required field only after every present member read.
+reported, and a missing required field only after every present member read; a sequence form
+decodes each slot before its length is judged (:func:`~mcp_touchstone.mrtr._structs.read_struct`).
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
 from mcp_touchstone.mrtr._meta import MetaError, MetaReading, parse_request_meta
-from mcp_touchstone.mrtr._structs import struct_members
+from mcp_touchstone.mrtr._structs import read_struct
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["method_params_error"]
@@ -37,7 +40,7 @@ class _ParamsError(TouchstoneError, ValueError):
     pass
 
 
-def _member(name: str, value: JSON, required: str, reading: MetaReading | None) -> None:
+def _member(name: str, required: str, reading: MetaReading | None, value: JSON) -> None:
     if name == required:
         if not isinstance(value, str):
             raise _ParamsError(f"invalid type: {unexpected(value)}, expected a string")
@@ -67,13 +70,14 @@ def method_params_error(
     struct, fields, defaulted, required = spec
     value: JSON = {} if params is None else params
     try:
-        members = struct_members(value, struct, fields, _ParamsError, defaulted)
-        order = sorted(members) if isinstance(value, dict) else list(members)
-        for name in order:
-            if name in fields:
-                _member(name, members[name], required, reading)
-        if required not in members:
-            raise _ParamsError(f"missing field `{required}`")
+        read_struct(
+            value,
+            struct,
+            {f: partial(_member, f, required, reading) for f in fields},
+            _ParamsError,
+            optional=frozenset(fields).difference({required}),
+            defaulted=defaulted,
+        )
     except _ParamsError as exc:
         return RpcError(INVALID_PARAMS, str(exc))
     return None

@@ -6,6 +6,12 @@ Decoding mirrors neva's hand-written ``Deserialize``: absent or ``null`` params 
 by name; an elicitation is the URL variant exactly when ``mode`` is the string
 ``"url"``, and a ``mode`` that is present but not a string is an error.
 
+Each params struct (and every derived struct inside one) is read field by field in
+serde_derive's order (:func:`~mcp_touchstone.mrtr._structs.read_struct`): an object's present
+keys in sorted order, the first bad one failing, unknown keys ignored, then the first missing
+required field in declared order; a nested struct is read, the same way, when its field's
+turn comes (MRTR-REQ-6).
+
 The types live in :mod:`mcp_touchstone.mrtr._input` (re-exported here), so the capability
 model can name them without importing this decoder, which reads request ``_meta``: the
 modules form a line ``_input`` <- ``_capabilities`` <- ``_meta`` <- ``_requests``.
@@ -13,22 +19,19 @@ modules form a line ``_input`` <- ``_capabilities`` <- ``_meta`` <- ``_requests`
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Collection, Mapping
+from typing import cast
 
 from mcp_touchstone._serde import (
     I32_MAX,
     I32_MIN,
     USIZE_MAX,
-    expecting_struct,
-    fewer_elements,
-    invalid_length,
     unexpected,
     unit_variant_error,
 )
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
-from mcp_touchstone.mrtr._structs import struct_members
+from mcp_touchstone.mrtr._structs import read_struct
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -39,43 +42,21 @@ __all__ = [
     "decode_input_request",
 ]
 
-_T = TypeVar("_T")
-_MISSING: object = object()
+_Reader = Callable[[JSON], None]
+"""Reads one field's value as its Rust type, raising :class:`InputRequestError`."""
 
 
 def _type_error(value: JSON, expected: str) -> InputRequestError:
     return InputRequestError(f"invalid type: {unexpected(value)}, expected {expected}")
 
 
-def _field(obj: dict[str, JSON], name: str, kind: type[_T], expected: str) -> _T:
-    """A required member of JSON type ``kind``, or serde's missing-field / type error."""
-    if name not in obj:
-        raise InputRequestError(f"missing field `{name}`")
-    value = obj[name]
-    if not isinstance(value, kind):
-        raise _type_error(value, expected)
-    return value
-
-
-def _require_str(obj: dict[str, JSON], name: str) -> None:
-    _field(obj, name, str, "a string")
-
-
-def _optional_str(obj: dict[str, JSON], name: str) -> None:
-    value = obj.get(name)
-    if value is not None and not isinstance(value, str):
-        raise _type_error(value, "a string")
-
-
-def _optional_str_list(obj: dict[str, JSON], name: str) -> None:
-    value = obj.get(name)
-    if value is None:
-        return
-    if not isinstance(value, list):
-        raise _type_error(value, "a sequence")
-    for item in value:
-        if not isinstance(item, str):
-            raise _type_error(item, "a string")
+def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
+    """A derived unit-only enum read from a ``serde_json::Value`` (neva decodes params with
+    ``from_value``): a variant name or serde_json's map form ``{"<name>": null}``, else serde's
+    own refusal (:func:`~mcp_touchstone._serde.unit_variant_error`)."""
+    refused = unit_variant_error(value, variants)
+    if refused is not None:
+        raise InputRequestError(refused)
 
 
 def _is_int_in(value: JSON, low: int, high: int) -> bool:
@@ -84,6 +65,11 @@ def _is_int_in(value: JSON, low: int, high: int) -> bool:
 
 _PROPERTY_TYPES = ("none", "array", "string", "number", "integer", "boolean", "object")
 _STRING_FORMATS = ("email", "uri", "date", "date-time")
+_ELICITATION_MODES = ("form", "url")  # neva's ElicitationMode, rename_all = "lowercase"
+_ROLES = ("user", "assistant")  # neva's Role (types.rs), rename_all = "lowercase"
+# neva's ContextInclusion (types/sampling.rs), each variant renamed by hand.
+_CONTEXT_INCLUSIONS = ("none", "thisServer", "allServers")
+_TOOL_CHOICE_MODES = ("auto", "required", "none")  # ToolChoiceMode, rename_all = "lowercase"
 
 
 def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
@@ -188,150 +174,187 @@ def _schema_ok(value: JSON) -> bool:
     return False
 
 
-def _struct(
-    value: JSON, name: str, fields: tuple[str, ...], defaulted: frozenset[str] = frozenset()
-) -> dict[str, JSON]:
-    """A derived params struct's members, from an object or serde's sequence form."""
-    return struct_members(value, name, fields, InputRequestError, defaulted)
+# --------------------------------------------------------------------------- field readers
 
 
-def _check_form(value: JSON) -> None:
-    params = _struct(
-        value,
-        "ElicitRequestFormParams",
-        ("message", "mode", "requestedSchema", "_meta"),
-        frozenset({"mode"}),
-    )
-    _require_str(params, "message")
-    mode = params.get("mode")
-    if mode is not None and mode not in ("form", "url"):
-        raise InputRequestError(f"unknown variant `{mode}`, expected `form` or `url`")
-    if "requestedSchema" not in params:
-        raise InputRequestError("missing field `requestedSchema`")
-    schema = _struct(
-        params["requestedSchema"],
-        "RequestSchema",
-        ("type", "properties", "required"),
-        frozenset({"type"}),
-    )
-    if "type" in schema:
-        refused = unit_variant_error(schema["type"], _PROPERTY_TYPES)
-        if refused is not None:
-            raise InputRequestError(refused)
-    properties = _field(schema, "properties", dict, "a map")
-    for name, item in properties.items():
-        if not _schema_ok(item):
-            raise InputRequestError(f"property `{name}` is not a schema neva's `Schema` reads")
-    _optional_str_list(schema, "required")
+def _any(_value: JSON) -> None:
+    """``serde_json::Value``: any JSON value."""
 
 
-def _check_url(params: dict[str, JSON]) -> None:
-    _require_str(params, "message")
-    _require_str(params, "url")
+def _string(value: JSON) -> None:
+    if not isinstance(value, str):
+        raise _type_error(value, "a string")
 
 
-_SAMPLING_FIELDS = (
-    "messages",
-    "maxTokens",
-    "includeContext",
-    "metadata",
-    "modelPreferences",
-    "systemPrompt",
-    "temperature",
-    "stopSequences",
-    "tools",
-    "toolChoice",
-)
-_PRIORITIES = ("costPriority", "speedPriority", "intelligencePriority")
+def _f32(value: JSON) -> None:
+    if not _is_f64(value):
+        raise _type_error(value, "f32")
 
 
-def _optional_f32(obj: dict[str, JSON], name: str) -> None:
-    if not _opt(obj, name, _is_f64):
-        raise _type_error(obj[name], "f32")
-
-
-def _check_model_preferences(value: JSON) -> None:
-    prefs = _struct(
-        value,
-        "ModelPreferences",
-        ("costPriority", "hints", "speedPriority", "intelligencePriority"),
-    )
-    for name in _PRIORITIES:
-        _optional_f32(prefs, name)
-    hints = prefs.get("hints")
-    if hints is None:
+def _i32(value: JSON) -> None:
+    if _is_int_in(value, I32_MIN, I32_MAX):
         return
-    if not isinstance(hints, list):
-        raise _type_error(hints, "a sequence")
-    for hint in hints:
-        _optional_str(_struct(hint, "ModelHint", ("name",)), "name")
+    if isinstance(value, int) and not isinstance(value, bool):
+        # serde's i32 visitor: an integer out of range is an invalid value, not a type error.
+        raise InputRequestError(f"invalid value: {unexpected(value)}, expected i32")
+    raise _type_error(value, "i32")
 
 
-def _check_sampling(value: JSON) -> None:
-    params = _struct(value, "CreateMessageRequestParams", _SAMPLING_FIELDS)
-    messages = _field(params, "messages", list, "a sequence")
-    for item in messages:
-        message = _struct(item, "SamplingMessage", ("role", "content"))
-        if message.get("role") not in ("user", "assistant"):
-            raise InputRequestError("invalid SamplingMessage role")
-        if "content" not in message:
-            raise InputRequestError("missing field `content`")
-        if not isinstance(message["content"], dict | list):
-            # OneOrMany<Content>: one internally tagged item or a list; never a scalar or null.
-            raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
-    if "maxTokens" not in params:
-        raise InputRequestError("missing field `maxTokens`")
-    if not _is_int_in(params["maxTokens"], I32_MIN, I32_MAX):
-        raise _type_error(params["maxTokens"], "i32")
-    include = params.get("includeContext")
-    if include is not None and include not in ("none", "thisServer", "allServers"):
-        raise InputRequestError(f"unknown variant for includeContext: {include!r}")
-    if params.get("modelPreferences") is not None:
-        _check_model_preferences(params["modelPreferences"])
-    _optional_str(params, "systemPrompt")
-    _optional_f32(params, "temperature")
-    _optional_str_list(params, "stopSequences")
-    tools = params.get("tools")
-    if tools is not None and not isinstance(tools, list):
-        raise _type_error(tools, "a sequence")
-    choice = params.get("toolChoice")
-    if choice is not None:
-        mode = _struct(choice, "ToolChoice", ("mode",)).get("mode", _MISSING)
-        if mode is _MISSING:
-            raise InputRequestError("missing field `mode`")
-        if mode not in ("auto", "required", "none"):
-            raise InputRequestError("unknown variant of ToolChoiceMode")
+def _enum(variants: tuple[str, ...]) -> _Reader:
+    return lambda value: _unit_variant(value, variants)
 
 
-def _check_roots(value: JSON) -> None:
-    meta = _struct(value, "ListRootsRequestParams", ("_meta",)).get("_meta")
-    if meta is not None:
-        try:
-            parse_request_meta(meta)
-        except MetaError as exc:
-            raise InputRequestError(str(exc)) from None
+def _option(read: _Reader) -> _Reader:
+    """``Option<T>``: ``null`` is ``None``, anything else is read as ``T``."""
+
+    def option(value: JSON) -> None:
+        if value is not None:
+            read(value)
+
+    return option
+
+
+def _seq(read: _Reader) -> _Reader:
+    """``Vec<T>``: an array whose elements are read in order, the first bad one failing."""
+
+    def seq(value: JSON) -> None:
+        if not isinstance(value, list):
+            raise _type_error(value, "a sequence")
+        for item in value:
+            read(item)
+
+    return seq
+
+
+def _struct(
+    name: str,
+    readers: Mapping[str, _Reader],
+    *,
+    optional: Collection[str] = frozenset(),
+    defaulted: Collection[str] = frozenset(),
+) -> _Reader:
+    """A derived struct's reader: ``readers`` by JSON key in declared order; ``optional`` the
+    ``Option``/``#[serde(default)]`` fields, ``defaulted`` the ``#[serde(default)]`` ones."""
+
+    def struct(value: JSON) -> None:
+        read_struct(value, name, readers, InputRequestError, optional=optional, defaulted=defaulted)
+
+    return struct
+
+
+def _content(value: JSON) -> None:
+    if not isinstance(value, dict | list):
+        # OneOrMany<Content>: one internally tagged item or a list; never a scalar or null.
+        raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
+
+
+def _properties(value: JSON) -> None:
+    """``HashMap<String, Schema>``, read from a ``Value`` map in its sorted key order."""
+    if not isinstance(value, dict):
+        raise _type_error(value, "a map")
+    for name in sorted(value):
+        if not _schema_ok(value[name]):
+            raise InputRequestError(f"property `{name}` is not a schema neva's `Schema` reads")
+
+
+def _request_meta(value: JSON) -> None:
+    """``RequestParamsMeta`` (MRTR-RETRY-4)."""
+    try:
+        parse_request_meta(value)
+    except MetaError as exc:
+        raise InputRequestError(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- neva's structs
+# Keys are the JSON names (after #[serde(rename)]) in declared order; none of these structs
+# has deny_unknown_fields; neva's default build has no `tasks` feature (no `task` fields).
+
+_REQUEST_SCHEMA = _struct(
+    "RequestSchema",
+    {
+        "type": _enum(_PROPERTY_TYPES),  # #[serde(default)], not an Option: null is refused
+        "properties": _properties,
+        "required": _option(_seq(_string)),
+    },
+    optional=frozenset({"type", "required"}),
+    defaulted=frozenset({"type"}),
+)
+_FORM = _struct(
+    "ElicitRequestFormParams",
+    {
+        "message": _string,
+        "mode": _option(_enum(_ELICITATION_MODES)),  # #[serde(default)] Option: null is None
+        "requestedSchema": _REQUEST_SCHEMA,
+        "_meta": _any,  # Option<Value>
+    },
+    optional=frozenset({"mode", "_meta"}),
+    defaulted=frozenset({"mode"}),
+)
+_URL = _struct(
+    "ElicitRequestUrlParams",
+    {"message": _string, "mode": _enum(_ELICITATION_MODES), "url": _string, "_meta": _any},
+    optional=frozenset({"_meta"}),
+)
+_MESSAGE = _struct(
+    "SamplingMessage",
+    {"role": _enum(_ROLES), "content": _content},  # Role, not Option: null is refused
+)
+_PRIORITY = _option(_f32)
+_MODEL_PREFERENCES = _struct(
+    "ModelPreferences",
+    {
+        "costPriority": _PRIORITY,
+        "hints": _option(
+            _seq(_struct("ModelHint", {"name": _option(_string)}, optional=frozenset({"name"})))
+        ),
+        "speedPriority": _PRIORITY,
+        "intelligencePriority": _PRIORITY,
+    },
+    optional=frozenset({"costPriority", "hints", "speedPriority", "intelligencePriority"}),
+)
+# ToolChoice.mode has no #[serde(default)]: required, and not an Option (null is refused).
+_TOOL_CHOICE = _struct("ToolChoice", {"mode": _enum(_TOOL_CHOICE_MODES)})
+_SAMPLING_FIELDS: dict[str, _Reader] = {
+    "messages": _seq(_MESSAGE),
+    "maxTokens": _i32,
+    "includeContext": _option(_enum(_CONTEXT_INCLUSIONS)),
+    "metadata": _any,  # Option<Value>
+    "modelPreferences": _option(_MODEL_PREFERENCES),
+    "systemPrompt": _option(_string),
+    "temperature": _PRIORITY,  # Option<f32>
+    "stopSequences": _option(_seq(_string)),
+    "tools": _option(_seq(_any)),  # Deviation (MRTR-REQ-6): a Tool's members are unchecked
+    "toolChoice": _option(_TOOL_CHOICE),
+}
+_SAMPLING = _struct(
+    "CreateMessageRequestParams",
+    _SAMPLING_FIELDS,
+    optional=frozenset(_SAMPLING_FIELDS).difference({"messages", "maxTokens"}),
+)
+_ROOTS = _struct(
+    "ListRootsRequestParams", {"_meta": _option(_request_meta)}, optional=frozenset({"_meta"})
+)
+
+
+def _envelope(value: JSON) -> tuple[str, JSON]:
+    """neva's private ``Envelope { method: String, #[serde(default)] params: Option<Value> }``,
+    as ``{"method", "params"?}`` (from an object, or serde's sequence form ``[method, params?]``,
+    whose ``method`` slot is read before its length is judged)."""
+    members = read_struct(
+        value,
+        "Envelope",
+        {"method": _string, "params": _any},
+        InputRequestError,
+        optional=frozenset({"params"}),
+        defaulted=frozenset({"params"}),
+    )
+    return cast("str", members["method"]), members.get("params")  # `method` read as a String
 
 
 def decode_input_request(value: JSON) -> InputRequest:
     """Decode one ``{"method", "params"}`` envelope as neva does, or raise
     :class:`InputRequestError` (MRTR-REQ-1..6)."""
-    if isinstance(value, dict):
-        if "method" not in value:
-            raise InputRequestError("missing field `method`")
-        method = value["method"]
-        params = value.get("params")
-    elif isinstance(value, list):
-        # serde's sequence form of the envelope struct: [method, params?].
-        if not value:
-            raise InputRequestError(invalid_length(0, expecting_struct("Envelope", 2)))
-        if len(value) > 2:
-            raise InputRequestError(fewer_elements(len(value)))
-        method = value[0]
-        params = value[1] if len(value) == 2 else None
-    else:
-        raise _type_error(value, "struct Envelope")
-    if not isinstance(method, str):
-        raise _type_error(method, "a string")
+    method, params = _envelope(value)
     if params is None:
         params = {}
     if method == InputKind.ELICITATION.value:
@@ -339,14 +362,14 @@ def decode_input_request(value: JSON) -> InputRequest:
         if isinstance(params, dict) and "mode" in params and not isinstance(stated, str):
             raise InputRequestError("`mode` must be a string")
         if isinstance(params, dict) and stated == "url":
-            _check_url(params)
+            _URL(params)
             return InputRequest(InputKind.ELICITATION, params, ElicitationMode.URL)
-        _check_form(params)
+        _FORM(params)
         return InputRequest(InputKind.ELICITATION, params, ElicitationMode.FORM)
     if method == InputKind.SAMPLING.value:
-        _check_sampling(params)
+        _SAMPLING(params)
         return InputRequest(InputKind.SAMPLING, params)
     if method == InputKind.ROOTS.value:
-        _check_roots(params)
+        _ROOTS(params)
         return InputRequest(InputKind.ROOTS, params)
     raise InputRequestError(f"unknown MRTR input request method `{method}`")

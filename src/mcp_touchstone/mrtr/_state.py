@@ -90,6 +90,12 @@ class Keyring:
     def __post_init__(self) -> None:
         object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
 
+    def __repr__(self) -> str:
+        """The key ids only: a keyring's repr (in a log, a traceback, an assertion message)
+        never shows a secret (MRTR-KEY-3)."""
+        kids = ", ".join(repr(kid) for kid in self.keys)
+        return f"Keyring(active_kid={self.active_kid!r}, keys=<secrets for {kids or 'no kid'}>)"
+
     def cipher(self, secret: bytes) -> ChaCha20Poly1305:
         """The AEAD keyed by ``derive_key(secret)``, derived once per keyring."""
         found = self._ciphers.get(secret)

@@ -12,7 +12,7 @@ Every answer equals upstream's per-constraint walk: all of them are order-indepe
 ``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
 value and the arguments.
 
-Length (~430 lines): one argument walk and the per-constraint verdicts it feeds (paths,
+Length (~460 lines): one argument walk and the per-constraint verdicts it feeds (paths,
 domains, allowlists) share its caches; the Rust string semantics it used live in
 :mod:`mcp_touchstone._rust`.
 """
@@ -266,7 +266,8 @@ class _Walk:
             self.path_keyed.append(path_key)
         elif isinstance(value, dict):
             for entry_key, item in value.items():
-                lowered = ascii_lower(entry_key)
+                # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
+                lowered = entry_key.lower() if entry_key.isascii() else ascii_lower(entry_key)
                 audience_here, memory_here = audience_live, memory_live
                 if audience_live and lowered in AUDIENCE_KEYS:
                     if self.audience is None:
@@ -283,14 +284,14 @@ class _Walk:
                     self.entries.add((entry_key, item))
                     self.leaves.append((entry_key, item))
                     self.path_keyed.append(item_path_key)
-                else:
+                elif isinstance(item, dict | list):  # a number, boolean or null holds no leaf
                     self.visit(item, entry_key, item_path_key, audience_here, memory_here)
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, str):
                     self.leaves.append((key, item))
                     self.path_keyed.append(path_key)
-                else:
+                elif isinstance(item, dict | list):
                     self.visit(item, key, path_key, audience_live, memory_live)
 
 
@@ -351,12 +352,12 @@ class ArgumentFacts:
         of them sit under it."""
         if self._paths is None:
             leaves = self._walk()
-            seen = dict.fromkeys(
-                value
-                for (_, value), path_key in zip(leaves, self._path_keyed, strict=True)
-                if path_key or looks_like_path(value)
-            )
-            self._paths = tuple(_lexical(value) for value in seen)
+            seen: dict[str, None] = {}
+            for (_, value), path_key in zip(leaves, self._path_keyed, strict=True):
+                # looks_like_path, inlined
+                if path_key or ("://" not in value and ("/" in value or "\\" in value)):
+                    seen[value] = None
+            self._paths = tuple(map(_lexical, seen))
         return self._paths
 
     @property
@@ -366,6 +367,8 @@ class ArgumentFacts:
         if self._domains is None:
             domains: dict[str, None] = {}
             for _, value in self._walk():
+                if "." not in value and (len(value) < 9 or "localhost" not in value.lower()):
+                    continue  # parse_domain's first reject (None), without the call
                 parsed = parse_domain(value)
                 if parsed is not None:
                     domains[parsed] = None

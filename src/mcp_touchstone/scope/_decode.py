@@ -78,7 +78,13 @@ from mcp_touchstone.scope._types import (
 )
 from mcp_touchstone.serde_json import JSON
 
-__all__ = ["ScopeDecodeError", "decode_constraint", "decode_scope", "decode_tool_grant"]
+__all__ = [
+    "ScopeDecodeError",
+    "decode_constraint",
+    "decode_scope",
+    "decode_scope_general",
+    "decode_tool_grant",
+]
 
 _operations = seq(unit_enum(Operation, "Operation"))
 
@@ -224,7 +230,7 @@ def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
     if kind is None:
         raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
     if content is not None:
-        raise invalid_type_error(f"{where}.{name}", content, "unit value")
+        raise invalid_type_error(f"{where}.{name}", content, "unit")
     return kind
 
 
@@ -329,4 +335,10 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
     fast = fast_scope(value)
     if fast is not None:
         return fast
+    return _scope(value, where)
+
+
+def decode_scope_general(value: JSON, where: str = "scope") -> ChioScope:
+    """:func:`decode_scope` without its one-pass attempt, for a caller that has already had
+    :func:`._decode_fast.fast_scope` decline ``value`` (then the two are the same decoder)."""
     return _scope(value, where)

@@ -4,7 +4,9 @@ The general decoder in :mod:`._decode` is built from serde-shaped combinators: e
 field is looked up through a generic field table and every place gets its ``where`` text
 formatted in case it fails.  Nearly every scope that reaches the matcher has the plain map
 shapes, though: a ``{"grants": [...]}`` object whose grants are maps with string patterns, an
-``operations`` array of variant names and constraints written ``{"type": tag, "value": v}``.
+``operations`` array of variant names and constraints written ``{"type": tag, "value": v}``
+whose content is a string, an integer, a boolean, ``null``, a tier or class named as a string,
+or an array of strings (every variant but the three with struct content).
 
 :func:`fast_scope` reads exactly those shapes in one pass and returns the value the general
 decoder would build, or ``None`` for anything else (an array form, a tag written as a map, a
@@ -21,29 +23,41 @@ Hypothesis over well-formed and malformed scopes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, Final, TypeVar
 
-from mcp_touchstone._rust import U32_MAX, USIZE_MAX
+from mcp_touchstone._rust import U32_MAX, U64_MAX, USIZE_MAX
 from mcp_touchstone.scope._record import record_fields
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
     ColumnDenylist,
     Constraint,
+    ContentReviewTier,
     Custom,
     DomainExact,
     DomainGlob,
+    GovernedAutonomyTier,
+    GovernedIntentRequired,
     MaxArgsSize,
     MaxLength,
+    MaxRowsReturned,
     MaxTransactionAmountUsd,
     MemoryStoreAllowlist,
     MemoryWriteDenyPatterns,
+    MinimumAutonomyTier,
+    MinimumRuntimeAssurance,
     Operation,
+    OperationClass,
     PathPrefix,
     PromptGrant,
     RegexMatch,
+    RequireDualApproval,
     ResourceGrant,
+    ReviewTier,
+    RuntimeAssuranceTier,
     SellerExact,
+    SqlOperationClass,
     TableAllowlist,
     ToolGrant,
 )
@@ -91,6 +105,8 @@ def _one_field(cls: type[C]) -> Callable[[Any], C]:
 _SET_GRANTS, _SET_RESOURCES, _SET_PROMPTS = _setters(ChioScope)
 
 _OPERATIONS: Final[dict[str, Operation]] = {member.value: member for member in Operation}
+_INVOKE_ONLY: Final = (Operation.INVOKE,)
+"""The operations of nearly every grant, ``["invoke"]``, decoded once (a tuple is immutable)."""
 
 _STRING_KINDS: Final[dict[str, Callable[[str], Constraint]]] = {
     "path_prefix": _one_field(PathPrefix),
@@ -106,6 +122,27 @@ _USIZE_KINDS: Final[dict[str, Callable[[int], Constraint]]] = {
     "max_length": _one_field(MaxLength),
     "max_args_size": _one_field(MaxArgsSize),
 }
+_MAKE_MAX_ROWS: Final = _one_field(MaxRowsReturned)
+"""``max_rows_returned``: a u64."""
+_MAKE_DUAL_APPROVAL: Final = _one_field(RequireDualApproval)
+"""``require_dual_approval``: a boolean."""
+
+
+def _unit_variants(make: Callable[[Any], Constraint], members: type[Enum]) -> dict[str, Constraint]:
+    return {member.value: make(member) for member in members}
+
+
+_TIER_KINDS: Final[dict[str, dict[str, Constraint]]] = {
+    "minimum_runtime_assurance": _unit_variants(
+        _one_field(MinimumRuntimeAssurance), RuntimeAssuranceTier
+    ),
+    "minimum_autonomy_tier": _unit_variants(_one_field(MinimumAutonomyTier), GovernedAutonomyTier),
+    "operation_class": _unit_variants(_one_field(OperationClass), SqlOperationClass),
+    "content_review_tier": _unit_variants(_one_field(ContentReviewTier), ReviewTier),
+}
+"""Tags whose content is a unit variant written as its name: the constraint for each name (a
+frozen value, so one per name serves every scope)."""
+_GOVERNED_INTENT: Final = GovernedIntentRequired()
 _STRINGS_KINDS: Final[dict[str, Callable[[tuple[str, ...]], Constraint]]] = {
     "table_allowlist": _one_field(TableAllowlist),
     "column_denylist": _one_field(ColumnDenylist),
@@ -148,12 +185,19 @@ def _constraint(value: JSON) -> Constraint | None:
         make_str = _STRING_KINDS.get(tag)
         if make_str is not None:
             return make_str(content)
-        return None
+        variants = _TIER_KINDS.get(tag)
+        return None if variants is None else variants.get(content)
     if type(content) is int:
         make_int = _USIZE_KINDS.get(tag)
         if make_int is not None and 0 <= content <= USIZE_MAX:
             return make_int(content)
+        if tag == "max_rows_returned" and 0 <= content <= U64_MAX:
+            return _MAKE_MAX_ROWS(content)
         return None
+    if type(content) is bool:
+        return _MAKE_DUAL_APPROVAL(content) if tag == "require_dual_approval" else None
+    if content is None:
+        return _GOVERNED_INTENT if tag == "governed_intent_required" else None
     if type(content) is list:
         if tag == "custom":
             if len(content) == 2 and type(content[0]) is str and type(content[1]) is str:
@@ -174,9 +218,13 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
     tool_name = value.get("tool_name")
     if type(server_id) is not str or type(tool_name) is not str:
         return None
-    operations = _operations(value.get("operations"))
-    if operations is None:
-        return None
+    raw_operations = value.get("operations")
+    if type(raw_operations) is list and len(raw_operations) == 1 and raw_operations[0] == "invoke":
+        operations: tuple[Operation, ...] | None = _INVOKE_ONLY  # what _operations gives
+    else:
+        operations = _operations(raw_operations)
+        if operations is None:
+            return None
     constraints: tuple[Constraint, ...] = ()
     if "constraints" in value:
         raw = value["constraints"]

@@ -129,7 +129,7 @@ def unit_enum(cls: type[E], type_name: str) -> Decoder:
         if member is None:
             raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {expected}")
         if isinstance(value, dict) and content is not None:
-            raise invalid_type_error(f"{where}.{name}", content, "unit variant")
+            raise invalid_type_error(f"{where}.{name}", content, "unit")
         return member
 
     return decode

@@ -13,7 +13,7 @@ from typing import Any
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._record import record
+from mcp_touchstone.scope._record import record, record_fields
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -43,6 +43,7 @@ __all__ = [
     "rank",
     "resolve_capability_grants",
     "resolve_matching_grants",
+    "resolve_parsed",
     "specificity",
 ]
 
@@ -60,6 +61,14 @@ class MatchedGrant:
     index: int
     grant: ToolGrant
     specificity: tuple[int, int, int]
+
+
+_new = object.__new__
+_SET_INDEX, _SET_GRANT, _SET_SPECIFICITY = (
+    MatchedGrant.__dict__[name].__set__ for name in record_fields(MatchedGrant)
+)
+"""The slot setters of :class:`MatchedGrant`, in field order: the resolution makes each match as
+``object.__new__`` plus one store per field, which is what its ``__init__`` does."""
 
 
 @record
@@ -145,7 +154,8 @@ def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
 
 def rank(matches: list[MatchedGrant]) -> tuple[MatchedGrant, ...]:
     """Sort by specificity, descending, then by ascending index (SCOPE-RANK-2)."""
-    matches.sort(key=_rank_key)
+    if len(matches) > 1:  # Fewer than two are in order already.
+        matches.sort(key=_rank_key)
     return tuple(matches)
 
 
@@ -160,7 +170,7 @@ def check_arguments(arguments: JSON) -> None:
 def _resolve(
     scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
 ) -> tuple[MatchedGrant, ...] | ConstraintError:
-    facts = ArgumentFacts(arguments)
+    facts: ArgumentFacts | None = None  # made at the first constraint to decide
     deciders = _DECIDERS
     matches: list[MatchedGrant] = []
     for index, grant in enumerate(scope.grants):
@@ -168,6 +178,8 @@ def _resolve(
             continue
         covered = True
         for constraint in grant.constraints:
+            if facts is None:
+                facts = ArgumentFacts(arguments)
             decide = deciders.get(type(constraint))
             if decide is None:
                 return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
@@ -175,7 +187,11 @@ def _resolve(
                 covered = False
                 break
         if covered:
-            matches.append(MatchedGrant(index, grant, specificity(grant, tool_name, server_id)))
+            match = _new(MatchedGrant)  # MatchedGrant(index, grant, ...) without the call
+            _SET_INDEX(match, index)
+            _SET_GRANT(match, grant)
+            _SET_SPECIFICITY(match, specificity(grant, tool_name, server_id))
+            matches.append(match)
     return rank(matches)
 
 
@@ -194,6 +210,15 @@ def resolve_matching_grants(
     Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
     """
     check_arguments(arguments)
+    return _resolve(scope, tool_name, server_id, arguments)
+
+
+def resolve_parsed(
+    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
+) -> tuple[MatchedGrant, ...] | ConstraintError:
+    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
+    such a value always passes :func:`check_arguments`, so the check is left out (the harness
+    server's parsed-input operations, ``harness/_parsed.py``)."""
     return _resolve(scope, tool_name, server_id, arguments)
 
 
