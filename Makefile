@@ -13,7 +13,7 @@ STAMP_FUZZ := $(VENV)/.stamp-fuzz
 
 NODE_STAMP := tests/node/node_modules/.stamp
 
-.PHONY: demo test slow bench vectors conformance drt-node drt-node leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
+.PHONY: demo test slow bench vectors conformance drt-node leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
