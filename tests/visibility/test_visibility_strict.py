@@ -172,6 +172,25 @@ def test_completion_of_hidden_prompt_reaches_handler_in_turbomcp_only() -> None:
     assert dispatch(CATALOG, malformed, LEGACY, POLICY) == refused
 
 
+def test_completion_with_failing_template_list_is_refused_in_strict() -> None:
+    """A strict ref/resource completion whose template list fails is refused even when a
+    visible concrete resource has that URI: a failing list is hidden (VIS-STRICT-3, -4)."""
+    failing = Catalog(
+        resources=one_page(entry("mem://public")),
+        resource_templates=Listing(error=RpcError(-32603, "internal error: boom")),
+    )
+    ref: dict[str, JSON] = {"type": "ref/resource", "uri": "mem://public"}
+    request = Request(
+        1, "completion/complete", {"ref": ref, "argument": {"name": "a", "value": ""}}
+    )
+    assert dispatch(failing, request, LEGACY, POLICY) == Dispatched()
+    assert dispatch(failing, request, LEGACY, POLICY, profile=STRICT) == error_answer(
+        -32002, "resource not found: mem://public"
+    )
+    listed = Catalog(resources=one_page(entry("mem://public")), resource_templates=one_page())
+    assert dispatch(listed, request, LEGACY, POLICY, profile=STRICT) == Dispatched()
+
+
 def _strip(outcome: object, name: str) -> str:
     """The outcome's text with ``name`` replaced, to compare answers modulo the name."""
     return repr(outcome).replace(name, "NAME")
