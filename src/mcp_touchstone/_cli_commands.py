@@ -6,7 +6,8 @@ names the problem on one line; no traceback); 130 on SIGINT and 143 on SIGTERM (
 under test is ended first).
 
 This module is over 400 lines because it holds every subcommand's argument parsing and its
-one-line usage errors together; the work itself lives in ``mcp_touchstone.conformance``.
+one-line usage errors together (the argument types are in :mod:`mcp_touchstone._cli_types`); the
+work itself lives in ``mcp_touchstone.conformance``.
 """
 
 from __future__ import annotations
@@ -14,15 +15,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from mcp_touchstone import __version__, serde_json
+from mcp_touchstone import __version__, _cli_types, serde_json
 from mcp_touchstone._errors import TouchstoneError
 
 if TYPE_CHECKING:
@@ -361,46 +361,6 @@ def _cmd_drt(args: argparse.Namespace) -> int:
     return 1
 
 
-def _timeout(text: str) -> float:
-    """``--timeout``: seconds, a positive finite number."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer: {text!r}")
-    return int(text)
-
-
-def _jobs(text: str) -> int:
-    """``--jobs N``: N >= 1 processes; ``0`` or ``auto``: one per CPU (CONF-JOBS-1)."""
-    if text != "auto" and not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"must be a number of processes, 0 or auto: {text!r}")
-    count = 0 if text == "auto" else int(text)
-    return count or os.cpu_count() or 1
-
-
-def _shard(text: str) -> tuple[int, int]:
-    """``--shard I/N``: 1 <= I <= N."""
-    index, _, count = text.partition("/")
-    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
-        raise argparse.ArgumentTypeError(f"must be I/N with 1 <= I <= N: {text!r}")
-    return int(index), int(count)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2, like bad input."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"touchstone: {message} (see {self.prog} --help)\n")
-
-
 def _operations() -> list[str]:
     from mcp_touchstone.harness._registry import reference_operations
 
@@ -421,7 +381,7 @@ def _wrapped(prefix: str, words: list[str]) -> str:
 def _parser() -> argparse.ArgumentParser:
     ops = _operations()
     semantics = sorted({op.split(".", 1)[0] for op in ops})
-    p = _Parser(
+    p = _cli_types.Parser(
         prog="touchstone",
         description="Reference oracle for MCP server security semantics.",
         epilog=EXIT_CODES,
@@ -458,18 +418,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("-k", "--match", help="only vectors whose id contains this text")
     r.add_argument(
-        "--shard", type=_shard, metavar="I/N", help="only the I-th of N slices (1-based)"
+        "--shard", type=_cli_types.shard, metavar="I/N", help="only the I-th of N slices (1-based)"
     )
     r.add_argument(
         "--timeout",
-        type=_timeout,
+        type=_cli_types.timeout,
         default=30.0,
         help="seconds to wait for each answer (default: %(default)g)",
     )
     r.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=_cli_types.jobs,
         default=1,
         metavar="N",
         help="run N implementation processes side by side; 0 or auto: one per CPU (default: 1)",
@@ -491,9 +451,13 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("drt", help="differential random testing of one operation, shrunk cases")
     d.add_argument("--impl", help="command starting the implementation's harness (default: ours)")
     d.add_argument("--operation", required=True, help="operation to test")
-    d.add_argument("--examples", type=_positive_int, default=1000, help="about this many cases")
+    d.add_argument(
+        "--examples", type=_cli_types.positive_int, default=1000, help="about this many cases"
+    )
     d.add_argument("--seed", type=int, help="Hypothesis seed (default: derandomized)")
-    d.add_argument("--timeout", type=_timeout, default=30.0, help="seconds to wait per answer")
+    d.add_argument(
+        "--timeout", type=_cli_types.timeout, default=30.0, help="seconds to wait per answer"
+    )
     d.add_argument("--out", metavar="FILE", help="also write the candidate vector to FILE")
     d.add_argument(
         "--expected-failures",

@@ -227,7 +227,7 @@ def test_the_cli_reports_the_same_with_jobs_shards_and_baselines(
 @pytest.mark.parametrize(("text", "want"), [("1", 1), ("4", 4), ("0", None), ("auto", None)])
 def test_jobs_option_values(text: str, want: int | None) -> None:
     """--jobs takes a count; 0 and auto mean one process per CPU."""
-    from mcp_touchstone._cli_commands import _jobs
+    from mcp_touchstone._cli_types import jobs as _jobs
 
     assert _jobs(text) == (want or os.cpu_count() or 1)
 
