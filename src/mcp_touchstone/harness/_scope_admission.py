@@ -12,6 +12,7 @@ from __future__ import annotations
 from mcp_touchstone.harness._input import EXPECTED
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
+from mcp_touchstone.harness._scope_common import _match_list
 from mcp_touchstone.scope._admission import (
     AdmissionCandidate,
     AdmissionDeny,
@@ -41,7 +42,7 @@ from mcp_touchstone.scope._entry import (
     EntryRefused,
     evaluate_entry,
 )
-from mcp_touchstone.scope._matcher import ConstraintError, InvalidArgumentsError, MatchedGrant
+from mcp_touchstone.scope._matcher import ConstraintError, InvalidArgumentsError
 from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
 
@@ -56,10 +57,6 @@ def _scope(raw: dict[str, JSON]) -> ChioScope:
         return decode_scope(_field(raw, "scope", "input"), "scope")
     except ScopeDecodeError as exc:
         raise _BadInputError(str(exc)) from None
-
-
-def _matches(found: tuple[MatchedGrant, ...]) -> list[JSON]:
-    return [{"index": m.index, "specificity": list(m.specificity)} for m in found]
 
 
 # -- scope.admit ------------------------------------------------------------------------------
@@ -209,7 +206,7 @@ def op_bind_event(raw: JSON) -> dict[str, JSON]:
         return {"decision": "block", "reason": decision.reason}
     return {
         "decision": "forward",
-        "matches": _matches(decision.matches),
+        "matches": _match_list(decision.matches),
         "binding": list(decision.binding),
     }
 
@@ -255,7 +252,7 @@ def op_evaluate_entry(raw: JSON) -> dict[str, JSON]:
     assert isinstance(outcome, EntryMatches)
     if isinstance(outcome.result, ConstraintError):
         return {"decision": "constraint_error", "message": outcome.result.message}
-    return {"decision": "matches", "matches": _matches(outcome.result)}
+    return {"decision": "matches", "matches": _match_list(outcome.result)}
 
 
 OPERATIONS = {

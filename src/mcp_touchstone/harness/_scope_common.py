@@ -41,5 +41,10 @@ def _read_input(
     return scope, tool_name, server_id, raw["arguments"]
 
 
+def _match_list(found: tuple[MatchedGrant, ...]) -> list[JSON]:
+    """Ranked matches as the wire writes them: ``{"index", "specificity"}`` each."""
+    return [{"index": m.index, "specificity": list(m.specificity)} for m in found]
+
+
 def _matches(found: tuple[MatchedGrant, ...]) -> dict[str, JSON]:
-    return {"matches": [{"index": m.index, "specificity": list(m.specificity)} for m in found]}
+    return {"matches": _match_list(found)}
