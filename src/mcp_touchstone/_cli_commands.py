@@ -305,7 +305,7 @@ def _cmd_vectors(args: argparse.Namespace) -> int:
 
 def _cmd_drt(args: argparse.Namespace) -> int:
     from mcp_touchstone.conformance._drt import DrtError, outside_rules, run_drt
-    from mcp_touchstone.conformance._report import short
+    from mcp_touchstone.conformance._text import short
 
     command = _command(args.impl)
     out_path = _writable(args.out, "candidate vector")

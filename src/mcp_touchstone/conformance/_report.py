@@ -21,7 +21,7 @@ from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._process import describe_exit
 from mcp_touchstone.conformance._runner import Report, Result, Verdict
-from mcp_touchstone.conformance._text import clean
+from mcp_touchstone.conformance._text import clean, short
 from mcp_touchstone.serde_json import JSON
 
 COLUMNS = ("pass", "fail", "expected", "error", "skip", "n/a")
@@ -100,20 +100,6 @@ def _walk(path: str, e: JSON, a: JSON, operation: str) -> tuple[str, JSON, JSON]
                 a[n] if n < len(a) else ("<absent>"),
             )
     return path, e, a
-
-
-def short(value: object, limit: int = 200) -> str:
-    """``value`` as compact JSON, cut to ``limit`` characters and made safe to print
-    (VEC-REPORT-3: :func:`._text.clean`)."""
-    if isinstance(value, bytes):
-        text = value.decode("utf-8", "replace")
-    else:
-        try:
-            text = serde_json.to_string(value)  # type: ignore[arg-type]  # best-effort rendering
-        except (serde_json.JsonError, TypeError, ValueError, RecursionError):
-            text = repr(value)
-    text = text if len(text) <= limit else text[: limit - 3] + "..."
-    return clean(text, limit)
 
 
 def _assessed(a: Assessment | Report) -> Assessment:

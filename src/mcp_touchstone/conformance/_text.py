@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mcp_touchstone import serde_json
+
 _MESSAGE_LIMIT = 2000
 """The longest implementation-supplied text the human-readable report prints (VEC-REPORT-3)."""
 
@@ -27,3 +29,17 @@ def unsafe(ch: str) -> bool:
         or 0x202A <= code <= 0x202E
         or 0x2066 <= code <= 0x2069
     )
+
+
+def short(value: object, limit: int = 200) -> str:
+    """``value`` as compact JSON (bytes as UTF-8 text), cut to ``limit`` characters and made
+    safe to print with :func:`clean`: for a report line or a one-line protocol error."""
+    if isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    else:
+        try:
+            text = serde_json.to_string(value)  # type: ignore[arg-type]  # best-effort rendering
+        except (serde_json.JsonError, TypeError, ValueError, RecursionError):
+            text = repr(value)
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return clean(text, limit)

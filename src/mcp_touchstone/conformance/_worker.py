@@ -36,7 +36,7 @@ from mcp_touchstone.conformance._results import (
     Result,
     Verdict,
 )
-from mcp_touchstone.conformance._text import clean
+from mcp_touchstone.conformance._text import short
 from mcp_touchstone.conformance._vectors import Vector
 from mcp_touchstone.serde_json import JSON
 
@@ -359,16 +359,3 @@ def _parse(line: bytes, what: str) -> JSON:
         return serde_json.from_str(line)
     except serde_json.JsonError as exc:
         raise ProtocolError(f"answer to {what} is not JSON ({exc}): {short(line)}") from None
-
-
-def short(value: object, limit: int = 200) -> str:
-    """``value`` for a one-line protocol error message, cut and made safe to print."""
-    if isinstance(value, bytes):
-        text = value.decode("utf-8", "replace")
-    else:
-        try:
-            text = serde_json.to_string(value)  # type: ignore[arg-type]  # best effort rendering
-        except serde_json.JsonError:
-            text = repr(value)
-    text = text if len(text) <= limit else text[: limit - 3] + "..."
-    return clean(text, limit)
