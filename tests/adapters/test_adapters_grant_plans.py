@@ -102,3 +102,82 @@ def test_unreadable_arguments_deny_before_an_unconstrained_grant() -> None:
     assert isinstance(refused, Denied)
     assert refused == decide_grant(scope, "t", "s", {"n": 2**70})
     assert "out of i64/u64 range" in refused.reason
+
+
+_WILDCARD: dict[str, JSON] = {"server_id": "*", "tool_name": "*", "operations": ["invoke"]}
+
+
+@given(
+    st.lists(_GRANTS.map(lambda g: _scope([*g, _WILDCARD])), min_size=1, max_size=2),
+    st.lists(_GRANTS.map(_scope), max_size=2),
+    st.lists(
+        st.tuples(
+            st.sampled_from([0, 0, 0, 1, 2, 3]),  # mostly the same scope again
+            st.sampled_from(["read", "send", "*x"]),
+            st.sampled_from(["files", "*"]),
+            st.one_of(st.none(), st.just({}), _ARGUMENTS),
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+)
+def test_covered_tools_answer_as_decide_grant(
+    wide: list[ChioScope], others: list[ChioScope], calls: list[tuple[int, str, str, object]]
+) -> None:
+    """Whenever GrantPlans.covers answers a call granted (the test protect() writes out), the
+    general path grants it too, through scope and server changes and a tiny bound; decide
+    keeps answering as decide_grant (``None`` arguments standing for ``{}``)."""
+    scopes = [*wide, *others]  # the first ones also hold a wildcard grant: covered calls occur
+    plans = GrantPlans(limit=2)
+    for index, tool, server, arguments in calls:
+        scope = scopes[index % len(scopes)]
+        args = {} if arguments is None else arguments
+        if plans.covers(scope, tool, server, arguments):
+            assert decide_grant(scope, tool, server, args) == Granted()  # type: ignore[arg-type]
+        _same(plans, scope, tool, server, args)
+
+
+def test_covered_tools_are_kept_for_the_last_scope_only() -> None:
+    """A granted call on an unconstrained plan is then covered for that scope, server and
+    ``{}``/absent arguments only; another scope or server replaces what is kept, and the kept
+    tools never exceed the bound."""
+    one, two = _scope([_WILDCARD]), _scope([_WILDCARD])
+    plans = GrantPlans(limit=2)
+    assert not plans.covers(one, "t", "s", {})
+    assert isinstance(plans.decide(one, "t", "s", {}), Granted)
+    assert plans.covers(one, "t", "s", {})
+    assert plans.covers(one, "t", "s", None)
+    assert not plans.covers(one, "t", "s", {"x": 1})
+    assert not plans.covers(two, "t", "s", {})  # an equal scope, another object
+    assert not plans.covers(one, "t", "other", {})
+    assert not plans.covers(one, "u", "s", {})
+    plans.decide(two, "t", "s", {})
+    assert plans.covers(two, "t", "s", {})
+    assert not plans.covers(one, "t", "s", {})
+    for tool in ("a", "b", "c", "d"):
+        plans.decide(two, tool, "s", {})
+        assert len(plans.covered_tools) <= 2
+        assert plans.covers(two, tool, "s", {})
+
+
+def test_constrained_and_out_of_scope_plans_are_never_covered() -> None:
+    """Neither a tool whose targeting grant carries a constraint nor one no grant targets
+    is ever kept as covered, whatever the answer of the call."""
+    scope = decode_scope(
+        {
+            "grants": [
+                {"server_id": "*", "tool_name": "read", "operations": ["invoke"]},
+                {
+                    "server_id": "*",
+                    "tool_name": "send",
+                    "operations": ["invoke"],
+                    "constraints": [{"type": "max_args_size", "value": 400}],
+                },
+            ]
+        }
+    )
+    plans = GrantPlans()
+    assert isinstance(plans.decide(scope, "send", "s", {}), Granted)
+    assert isinstance(plans.decide(scope, "other", "s", {}), Denied)
+    assert isinstance(plans.decide(scope, "read", "s", {}), Granted)
+    assert plans.covered_tools == {"read"}

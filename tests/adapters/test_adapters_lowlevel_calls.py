@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from mcp import types
 from mcp.server.lowlevel.server import Server
@@ -236,4 +236,70 @@ def test_managed_tool_call_answers_as_lookup_first(
     calls = _calls(called)
     ours = anyio.run(memory_exchange, fast, "modern", token, calls)
     theirs = anyio.run(memory_exchange, general, "modern", token, calls)
+    assert ours == theirs
+
+
+_GRANT_SCOPES: list[ChioScope] = [
+    _scope(["*"]),
+    _scope(["t0"]),
+    decode_scope(
+        {
+            "grants": [
+                {"server_id": "*", "tool_name": "t0", "operations": ["invoke"]},
+                {
+                    "server_id": "*",
+                    "tool_name": "t1",
+                    "operations": ["invoke"],
+                    "constraints": [{"type": "max_args_size", "value": 12}],
+                },
+            ]
+        }
+    ),
+]
+_CALL_ARGUMENTS: list[dict[str, Any] | None] = [None, {}, {"i": 1}, {"i": 2**70}, {"x": "y" * 20}]
+
+
+@settings(max_examples=20, deadline=None)
+@example([None], {"t0": 0}, [("t0", None), ("t0", {"i": 2**70}), ("t0", {})])
+@example([None, None], {"t1": 2}, [("t1", {}), ("t1", {"x": "y" * 20}), ("t1", None)])
+@given(
+    st.lists(st.sampled_from(_METAS), min_size=1, max_size=3),
+    st.dictionaries(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from([0, 0, 1, 2])),
+    st.lists(
+        st.tuples(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from(_CALL_ARGUMENTS)),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_managed_covered_calls_answer_as_lookup_first(
+    metas: list[dict[str, Any] | None],
+    scope_of: dict[str, int],
+    called: list[tuple[str, dict[str, Any] | None]],
+) -> None:
+    """On an MCPServer under a policy that can hide, the inlined check with its covered-tools
+    test (ADAPT-GRANT-6) answers as the general lookup-first check, with the caller's scope
+    changing between calls (one of them constrained; a name's scope fixed, so both orders
+    ask the same), and absent, empty, readable, unreadable and oversized arguments."""
+    from mcp_touchstone.visibility import ComponentKind
+
+    policy = Visibility().requiring_declared_scopes()
+
+    def source(ctx: Any) -> ChioScope:
+        wire = getattr(ctx, "params", None)  # the request's params as sent
+        assert wire is not None
+        return _GRANT_SCOPES[scope_of.get(wire.get("name"), 0)]
+
+    fast = protect(_mcpserver(metas), visibility=policy, grants=source)
+    general = protect(_mcpserver(metas), visibility=policy, grants=source)
+    low = general._lowlevel_server
+    guard = low._touchstone_protected
+    entry = low.get_request_handler("tools/call")
+    low.add_request_handler(
+        "tools/call",
+        entry.params_type,
+        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
+    )
+    calls = [("tools/call", {"name": name, "arguments": args}) for name, args in called]
+    ours = anyio.run(memory_exchange, fast, "modern", "alice", calls)
+    theirs = anyio.run(memory_exchange, general, "modern", "alice", calls)
     assert ours == theirs

@@ -256,13 +256,34 @@ class GrantPlans:
     matcher does: unreadable arguments deny before any grant is read), except ``{}``, which
     always is one.  The answers are :func:`decide_grant`'s (a differential test checks it);
     only the adapters hold this state, the scope core holds none.
+
+    Beside the plans, the tools found covered for the most recent scope and server are kept
+    (``covered_scope``, ``covered_server``, ``covered_tools``): a call on that scope (the same
+    object, held here), that server and one of those tools, with the arguments ``{}``, is
+    granted -- the answer :meth:`decide` would give, read by a caller without a call
+    (:meth:`covers`; ADAPT-GRANT-6, a differential test).  A call with another scope or server
+    replaces them; at most ``limit`` tools are kept.
     """
 
-    __slots__ = ("_limit", "_plans")
+    __slots__ = ("_limit", "_plans", "covered_scope", "covered_server", "covered_tools")
 
     def __init__(self, *, limit: int = 4096) -> None:
         self._plans: dict[tuple[int, str, str], tuple[ChioScope, int]] = {}
         self._limit = limit
+        self.covered_scope: ChioScope | None = None
+        self.covered_server: str | None = None
+        self.covered_tools: set[str] = set()
+
+    def covers(self, scope: ChioScope | None, tool: str, server_id: str, arguments: Any) -> bool:
+        """Whether the kept covered tools already answer the call as granted: the inlined
+        test the adapters write out (``arguments`` ``None`` stands for ``{}``, as a
+        ``tools/call`` without arguments)."""
+        return (
+            scope is self.covered_scope
+            and tool in self.covered_tools
+            and server_id == self.covered_server
+            and (arguments is None or (arguments.__class__ is dict and not arguments))
+        )
 
     def decide(
         self, scope: ChioScope | None, tool: str, server_id: str, arguments: JSON
@@ -282,7 +303,16 @@ class GrantPlans:
                 serde_json.validate(arguments, where="arguments")  # the matcher's own check
             except serde_json.JsonError:
                 return decide_grant(scope, tool, server_id, arguments)  # its denial
-        return _GRANTED if plan == _UNCONSTRAINED else _denied(tool, "out of scope")
+        if plan != _UNCONSTRAINED:
+            return _denied(tool, "out of scope")
+        tools = self.covered_tools
+        if scope is not self.covered_scope or server_id != self.covered_server:
+            self.covered_scope, self.covered_server, self.covered_tools = scope, server_id, {tool}
+        elif tool not in tools:
+            if len(tools) >= self._limit:
+                tools.clear()  # bounded, as the plans are
+            tools.add(tool)
+        return _GRANTED
 
     def _remember(
         self, key: tuple[int, str, str], scope: ChioScope, plan: int

@@ -346,9 +346,12 @@ class _Protection:
 
     def _managed_tool_call(self, method: str, original: Handler) -> Handler:
         """:meth:`lookup_first` for ``tools/call`` on an ``MCPServer``, its steps inlined
-        (ADAPT-PERF-1): the tool manager asked directly, :func:`shown_to_all` and the verdict
-        test written out; the same checks in the same order (a differential test compares the
-        two)."""
+        (ADAPT-PERF-1): the tool manager asked directly, :func:`shown_to_all`, the verdict test
+        and :meth:`GrantPlans.covers` written out; the same checks in the same order (a
+        differential test compares the two).  The handler is a plain function returning the
+        host's awaitable (the SDK awaits what a handler returns, at once): no coroutine of its
+        own around the host's; a refusal is raised when it is called, or awaited from
+        :meth:`_not_found`."""
         high: Any = self.high
         policy = self.visibility
         builtin = type(policy) is Visibility
@@ -357,24 +360,33 @@ class _Protection:
         server_id = self.server_id
         tool_kind = ComponentKind.TOOL
 
-        async def handler(ctx: Any, params: Any) -> Any:
+        def handler(ctx: Any, params: Any) -> Awaitable[Any]:
             ident = params.name
             if ident.__class__ is not str:
                 ident = str(ident)
             tool = high._tool_manager.get_tool(ident)
             if tool is None:
-                return await original(ctx, params)  # nonexistent: the host's own answer
+                return original(ctx, params)  # nonexistent: the host's own answer
             meta = tool.meta
             if not (policy is None or (builtin and not meta)) and not self.caller(ctx).sees(
                 policy, tool_kind, ident, meta
             ):
-                return await self._not_found(ctx, method, params, "name", ident)
+                return self._not_found(ctx, method, params, "name", ident)
             if grants is not None:
-                verdict = plans.decide(grants(ctx), ident, server_id, params.arguments or {})
-                if verdict.__class__ is Denied:
-                    assert isinstance(verdict, Denied)
-                    raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
-            return await original(ctx, params)
+                scope = grants(ctx)
+                arguments = params.arguments
+                if not (  # GrantPlans.covers, written out
+                    scope is plans.covered_scope
+                    and ident in plans.covered_tools
+                    and server_id == plans.covered_server
+                    and (arguments is None or (arguments.__class__ is dict and not arguments))
+                ):
+                    verdict = plans.decide(scope, ident, server_id, arguments or {})
+                    if verdict.__class__ is Denied:
+                        assert isinstance(verdict, Denied)
+                        data = step_up_data(method, ident)
+                        raise MCPError(INSUFFICIENT_SCOPE, verdict.message, data)
+            return original(ctx, params)
 
         return handler
 
