@@ -9,17 +9,18 @@ request, protected against unprotected:
 * ``tools/call`` again with Chio grants enforced as well (``call+grants``: a wildcard grant,
   decoded once; the grant is matched on every call);
 * the same requests at the handler layer (the lowlevel handler entries called directly, no
-  transport), the adapter's cost with nothing else around it (MCPServer only), with two
-  controls sampled in the same rounds: ``list (A/A)`` (the plain server against a second plain
-  one: what the ratios read when nothing differs) and ``call+grants (general)`` (the grant
-  decided by the general matcher path on every call, the code before the per-scope plans);
+  transport), the adapter's cost with nothing else around it (MCPServer only), with controls
+  sampled in the same rounds: ``list (A/A)`` and ``call (A/A)`` (the plain server against a
+  second plain one: what the ratios read when nothing differs) and ``call+grants (general)``
+  (the grant decided by the general matcher path on every call, the code before the per-scope
+  plans);
 * the Redis final-response store: a ``reserve`` / ``get`` / ``put`` round trip on a
   redis-server started on a loopback port.
 
 The machine is shared, so each pair is measured in alternation: every round takes one sample
 of the plain server and one of the protected one (a sample: enough requests for ~50 ms, at
-least three; the garbage collector paused, as ``timeit`` does), and ``ROUNDS`` rounds are
-taken.  Reported per pair: each side's best sample, the ratio of the
+least three; the garbage collector paused, as ``timeit`` does; the order rotated each round),
+and ``ROUNDS`` rounds are taken.  Reported per pair: each side's best sample, the ratio of the
 bests, and the spread of the per-round ratios (median and interquartile range: a round's two
 samples are taken back to back, so load falls on both alike).  Both wall-clock and process
 CPU time are recorded; CPU time excludes waiting for a core.  Each pair also reports the Python
@@ -145,9 +146,10 @@ async def _python_calls(fn: Request, number: int = 3) -> float:
 async def _alternate(
     plain: Request, sides: dict[str, Request], rounds: int
 ) -> dict[str, dict[str, Any]]:
-    """``rounds`` rounds, each one sample of ``plain`` then one of every side in turn (back to
-    back, so load falls on all alike); for each side against ``plain``: the bests, their ratio,
-    and the spread of the per-round ratios, on both clocks."""
+    """``rounds`` rounds, each one sample of ``plain`` and one of every side (back to back, so
+    load falls on all alike; the order rotated by one each round, so no side is always sampled
+    first or last); for each side against ``plain``: the bests, their ratio, and the spread of
+    the per-round ratios, on both clocks."""
     await plain()
     for side in sides.values():
         await side()
@@ -156,10 +158,12 @@ async def _alternate(
     number = max(MIN_REQUESTS, round(SAMPLE_SECONDS / max(time.perf_counter() - start, 1e-9)))
     plains: list[tuple[float, float]] = []
     taken: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
-    for _ in range(rounds):
-        plains.append(await _sample(plain, number))
-        for name, side in sides.items():
-            taken[name].append(await _sample(side, number))
+    order: list[tuple[str | None, Request]] = [(None, plain), *sides.items()]
+    for index in range(rounds):
+        turn = index % len(order)  # each round starts one later: no side always comes first
+        for name, fn in order[turn:] + order[:turn]:
+            sample = await _sample(fn, number)
+            (plains if name is None else taken[name]).append(sample)
     plain_calls = await _python_calls(plain)
     out: dict[str, dict[str, Any]] = {}
     for name, side in sides.items():
@@ -227,11 +231,11 @@ async def through_client(build: Callable[[str], Any], fast: bool, rounds: int) -
 
 
 async def at_handler_layer(rounds: int) -> dict[str, Any]:
-    """The lowlevel handler entries themselves (no transport).  Two controls ride along:
-    ``list (A/A)``, the plain list against a second plain server (what best/best reads when
-    nothing differs), and ``call+grants (general)``, the grant-enforced call with the grant
-    decided by the general matcher path (:func:`decide_grant` on every call, the code before
-    ADAPT-GRANT-5), sampled in the same rounds as the fast path it is compared with."""
+    """The lowlevel handler entries themselves (no transport).  Controls ride along:
+    ``list (A/A)`` and ``call (A/A)``, the plain server against a second plain one (what the
+    ratios read when nothing differs), and ``call+grants (general)``, the grant-enforced call
+    with the grant decided by the general matcher path (:func:`decide_grant` on every call, the
+    code before ADAPT-GRANT-5), sampled in the same rounds as the fast path it is compared with."""
     import mcp_types as types
     from tests.adapters._drive import as_caller
 
@@ -276,6 +280,7 @@ async def at_handler_layer(rounds: int) -> dict[str, Any]:
                 "call": calls["protected"],
                 "call+grants": calls["grants"],
                 "call+grants (general)": calls["grants-general"],
+                "call (A/A)": calls["plain-again"],
             },
             rounds,
         )
