@@ -246,7 +246,11 @@ async def at_handler_layer(rounds: int) -> dict[str, Any]:
         protocol_version = "2026-07-28"
 
     class GeneralPlans:
-        """The general path in the place of the per-scope plans."""
+        """The general path in the place of the per-scope plans (nothing kept as covered)."""
+
+        covered_scope = None
+        covered_server = None
+        covered_tools: frozenset[str] = frozenset()
 
         def decide(self, scope: Any, tool: str, server_id: str, arguments: Any) -> Any:
             return decide_grant(scope, tool, server_id, arguments)
