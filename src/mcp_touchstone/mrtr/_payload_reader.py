@@ -4,6 +4,10 @@ slice, exact in its messages and error positions (MRTR-PAYLOAD-2..8).
 It reads the payload's members, checks each field's JSON type, and hands the fields to a
 builder (``StatePayload``'s) before the trailing-characters check. :class:`PayloadError` and
 :data:`FIELD_ORDER` live here and are re-exported by :mod:`mcp_touchstone.mrtr._payload`.
+
+A little over ~400 lines, on purpose: it is one reader (serde_json's ``Deserializer`` and
+``SliceRead`` for this struct) whose syntax skipping, typed reads and struct forms share the
+cursor and serde_json's position rules; split, each part would re-derive them.
 """
 
 from __future__ import annotations
