@@ -18,6 +18,7 @@ from mcp_touchstone.mrtr._client import (
     client_request,
     declared_capabilities,
     fulfil_input,
+    read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
@@ -337,3 +338,56 @@ def test_a_retry_onto_non_object_params_is_a_fresh_object() -> None:
     only_answers = apply_client_meta(None, ClientOptions(), input_responses={})
     assert isinstance(only_answers, dict)
     assert (only_answers["inputResponses"], "requestState" in only_answers) == ({}, False)
+
+
+@pytest.mark.parametrize(
+    ("size", "written"),
+    [
+        ("any", "any"),
+        ("ANY", "0x0"),
+        ("16x16", "16x16"),
+        ("16", "16x0"),
+        ("x16", "0x16"),
+        ("16x", "16x0"),
+        ("+16x+8", "16x8"),
+        ("-1x2", "0x2"),
+        ("007x08", "7x8"),
+        ("1 x2", "0x2"),
+        ("", "0x0"),
+        ("18446744073709551615x1", "18446744073709551615x1"),
+        ("18446744073709551616x1", "0x1"),
+        ("3x18446744073709551616", "3x0"),
+    ],
+)
+def test_icon_sizes_as_neva_respells_them(size: str, written: str) -> None:
+    """MRTR-CLIENT-10: `IconSize::from(&str)`: "any", else `{w}x{h}` of usize parses, 0 for junk."""
+    info: JSON = {"name": "n", "version": "1", "icons": [{"src": "s", "sizes": [size]}]}
+    response: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+    assert read_server_info(response) == {
+        "name": "n",
+        "version": "1",
+        "icons": [{"sizes": [written], "src": "s", "theme": None}],
+    }
+
+
+def test_icons_in_the_sequence_form_and_without_sizes() -> None:
+    """MRTR-CLIENT-10: an icon read from serde's sequence form; absent members are not written
+    except `theme`, which is always written."""
+    info: JSON = ["n", "1", [["image/png", None, "s", "light"], {"src": "t", "mimeType": None}]]
+    response: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+    assert read_server_info(response) == {
+        "name": "n",
+        "version": "1",
+        "icons": [
+            {"mimeType": "image/png", "src": "s", "theme": "light"},
+            {"src": "t", "theme": None},
+        ],
+    }

@@ -377,7 +377,16 @@ def test_a_final_round_with_a_state_is_stored_until_now_plus_ttl() -> None:
 def test_a_final_round_without_a_state_is_not_stored() -> None:
     """MRTR-STORE-3: only a request that carried a state is stored."""
     out, store, _ = run(request(inputResponses={"name": ANSWER}), asking)
-    assert (out.final, len(store)) == (True, 0)
+    assert (out.final, len(store), store.lock_count()) == (True, 0, 0)  # nothing reserved
+
+
+def test_a_round_with_a_state_reserves_its_tag() -> None:
+    """MRTR-STORE-4: a round carrying a state holds the tag's lock (idle after, until a put)."""
+    token, _ = first_round()
+    _, store, _ = run(request(requestState=token), asking)
+    assert (len(store), store.lock_count()) == (0, 1)
+    _, first_store, _ = run(request(), asking)
+    assert first_store.lock_count() == 0
 
 
 @pytest.mark.parametrize(

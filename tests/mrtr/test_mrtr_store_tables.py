@@ -4,6 +4,9 @@ capacity at its edge, its LRU order and its reservation locks (``app/mrtr_store.
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from mcp_touchstone.mrtr._store import (
@@ -185,3 +188,34 @@ def test_stored_response_freezes_canonical_text() -> None:
     first["id"] = 99
     assert stored.to_json() == {"id": 7, "jsonrpc": "2.0", "result": {"a": [1, 2], "z": 1}}
     assert StoredResponse.of([1]).with_id(5) == [1]
+
+
+def test_a_waiting_holder_keeps_its_lock_through_a_sweep() -> None:
+    """MRTR-STORE-4: a lock with a holder waiting on it is not idle: a put keeps it."""
+    store = InMemoryRequestStateStore()
+    first = store.reserve("k")
+    first.__enter__()
+    seen: list[int] = []
+
+    def second() -> None:
+        with store.reserve("k"):
+            store.put("x", R1, 10)  # swept while this holder has the lock: kept
+            seen.append(store.lock_count())
+
+    worker = threading.Thread(target=second)
+    worker.start()
+    deadline = time.monotonic() + 5
+    while not _waiting(store, "k") and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert _waiting(store, "k")
+    first.__exit__(None, None, None)
+    worker.join()
+    assert seen == [1]
+    assert store.lock_count() == 1  # released by both, idle until the next put
+    store.put("y", R1, 10)
+    assert store.lock_count() == 0
+
+
+def _waiting(store: InMemoryRequestStateStore, key: str) -> bool:
+    """Whether two parties (a holder and a waiter) are registered on ``key``'s lock."""
+    return store._locks.get(key, (None, 0))[1] == 2  # the count is the subject
