@@ -238,6 +238,15 @@ def test_roots_are_answered_from_the_configuration() -> None:
             "a/-9223372036854775808/-9223372036854775809",
         ),
         ("p/A0B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5", "p/a0b1c2d3-e4f5-a6b7-c8d9-e0f1a2b3c4d5"),
+        # The i64 range at both ends, spelled with leading zeros (re-spelled, so the edge shows)
+        (
+            "a/-09223372036854775808/+09223372036854775807",
+            "a/-9223372036854775808/9223372036854775807",
+        ),
+        (
+            "a/-09223372036854775809/+09223372036854775808",
+            "a/-09223372036854775809/+09223372036854775808",
+        ),
         ("plain", "plain"),
         ("12", "12"),
     ],
@@ -391,3 +400,55 @@ def test_icons_in_the_sequence_form_and_without_sizes() -> None:
             {"src": "t", "theme": None},
         ],
     }
+
+
+def test_notifications_go_once_in_the_first_write_without_client_meta() -> None:
+    """MRTR-CLIENT-8: notifications lead the first write only, params kept as given (a null
+    params dropped), and get no slot."""
+    writes: list[list[dict[str, JSON]]] = []
+
+    def send_batch(batch: list[dict[str, JSON]]) -> list[dict[str, JSON] | RpcError]:
+        writes.append(batch)
+        return [ASK if len(writes) == 1 else DONE for item in batch if "id" in item]
+
+    items: list[dict[str, JSON]] = [
+        {"id": 1, "method": "tools/call", "params": {"name": "t"}},
+        {"method": "notifications/a", "params": None},
+        {"method": "notifications/b", "params": {"x": 1}},
+    ]
+    out = run_batch_with_mrtr(
+        items,
+        ClientOptions(elicitation=True),
+        send_batch=send_batch,
+        fulfil=answer,
+        next_id=lambda: 2,
+    )
+    assert out == [DONE]
+    first, second = writes
+    assert first[:2] == [
+        {"jsonrpc": "2.0", "method": "notifications/a"},
+        {"jsonrpc": "2.0", "method": "notifications/b", "params": {"x": 1}},
+    ]
+    assert [e.get("id") for e in first] == [None, None, 1]
+    assert [e["id"] for e in second] == [2]
+
+
+def test_a_trace_provider_answering_none_writes_nothing() -> None:
+    """MRTR-CLIENT-2: a provider with no context for this request leaves the trace fields."""
+    raw: JSON = {"_meta": {"traceparent": "keep"}}
+    out = apply_client_meta(raw, ClientOptions(trace_context=lambda: None))
+    assert isinstance(out, dict)
+    meta = out["_meta"]
+    assert isinstance(meta, dict)
+    assert meta["traceparent"] == "keep"
+    full = apply_client_meta(
+        {}, ClientOptions(trace_context=lambda: TraceContext("tp", "ts", None))
+    )
+    assert isinstance(full, dict)
+    written = full["_meta"]
+    assert isinstance(written, dict)
+    assert (written["traceparent"], written["tracestate"], "baggage" in written) == (
+        "tp",
+        "ts",
+        False,
+    )

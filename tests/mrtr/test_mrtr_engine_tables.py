@@ -651,3 +651,62 @@ def test_the_mint_binds_principal_and_audience() -> None:
     assert (out.minted.principal, out.minted.aud) == ("al", "svc")
     token = out.response["result"]["requestState"]  # type: ignore[call-overload,index]
     assert str(token).startswith("v2.0.")
+
+
+def test_a_custom_method_sees_the_declared_capabilities() -> None:
+    """MRTR-CTX-8, MRTR-SEED-1: outside MRTR the context still reports what `_meta` declared."""
+    seen: list[tuple[bool, bool, bool]] = []
+
+    def handler(ctx: Context, _params: JSON) -> JSON:
+        caps = ctx.client_capabilities()
+        seen.append((caps.elicitation is not None, caps.sampling, caps.roots))
+        return {}
+
+    req = request("custom/x")
+    params = req["params"]
+    assert isinstance(params, dict)
+    params["_meta"] = meta({"sampling": {}, "roots": {}})
+    run(req, handler)
+    assert seen == [(False, True, True)]
+
+
+def test_the_configured_cap_applies_to_an_inbound_state() -> None:
+    """MRTR-OPEN-1: the round checks an inbound state against the server's max_state_bytes."""
+    token, _ = first_round()
+    small = ServerConfig(RING, max_state_bytes=len(token) - 1)
+    out, _, _ = run(request(requestState=token), asking, config=small)
+    assert out.response["error"] == {
+        "code": -32602,
+        "message": "requestState exceeds the configured maximum size",
+        "data": None,
+    }
+    exact = ServerConfig(RING, max_state_bytes=len(token))
+    out, _, _ = run(request(requestState=token), asking, config=exact)
+    assert out.minted is not None
+
+
+def test_the_configured_server_info_is_stamped() -> None:
+    """MRTR-ROUND-10: the configured Implementation is written, on MRTR and custom methods."""
+    mine: dict[str, JSON] = {"name": "mine", "version": "9"}
+    config = ServerConfig(RING, server_info=mine)
+    for method in ("tools/call", "custom/x"):
+        out, _, _ = run(request(method), ok(), config=config)
+        result = out.response["result"]
+        assert isinstance(result, dict)
+        assert result["_meta"] == {S: mine}
+
+
+def test_a_params_read_failure_skips_the_handler() -> None:
+    """MRTR-ROUND-5: MRTR params that fail their type are -32602; the handler never runs."""
+    calls: list[int] = []
+
+    def handler(_ctx: Context, _params: JSON) -> JSON:
+        calls.append(1)
+        return {}
+
+    req: dict[str, JSON] = {"id": 1, "method": "tools/call", "params": {"_meta": meta()}}
+    out, store, nonces = run(req, handler)
+    error = out.response["error"]
+    assert isinstance(error, dict)
+    assert error["code"] == -32602
+    assert (calls, out.final, len(store), nonces) == ([], False, 0, 0)
