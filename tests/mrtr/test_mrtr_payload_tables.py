@@ -364,3 +364,20 @@ def test_wire_models_are_frozen() -> None:
     state = InputRequiredResult.model_validate({"resultType": "input_required"})
     with pytest.raises(pydantic.ValidationError):
         state.request_state = "x"
+
+
+@pytest.mark.parametrize(
+    ("effects", "kept"),
+    [("[]", ()), ('["a"]', ("a",)), ('["a","a"]', ("a",)), ('["b","a","b"]', ("b", "a"))],
+)
+def test_effects_collapse_on_every_decode_path(effects: str, kept: tuple[str, ...]) -> None:
+    """MRTR-PAYLOAD-5: effects is a set on the fast path (declared order or not) and the reader."""
+    texts = [
+        f'{{"answers":{{}},"effects":{effects},"exp":1,"req":"r"}}',
+        f'{{"answers":{{}},"requested":[],"memos":{{}},"effects":{effects},"exp":1,"req":"r",'
+        f'"principal":null,"aud":null}}',
+        f'{{"answers":{{}},"effects":{effects},"exp":1,"req":"r","x":"\\n"}}',
+        f'[{{}},[],{{}},{effects},1,"r",null]',
+    ]
+    for text in texts:
+        assert StatePayload.decode(text.encode()).effects == kept
