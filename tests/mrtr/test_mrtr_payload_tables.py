@@ -11,7 +11,7 @@ import pytest
 from mcp_touchstone.mrtr import PayloadError, StatePayload
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
 from mcp_touchstone.mrtr._payload import FIELD_ORDER
-from mcp_touchstone.mrtr._wire import ElicitResult, InputRequiredResult
+from mcp_touchstone.mrtr._wire import CreateMessageResult, ElicitResult, InputRequiredResult
 
 TAIL = ',"answers":{},"exp":5,"req":"r"}'
 
@@ -177,6 +177,17 @@ def test_a_scalar_payload_is_refused_after_it(data: bytes, message: str) -> None
     assert refusal(data) == message
 
 
+@pytest.mark.parametrize("escape", ['"', "\\", "/", "b", "f", "n", "r", "t", "u00e9"])
+def test_every_json_escape_is_read(escape: str) -> None:
+    """MRTR-PAYLOAD-8: the eight one-letter escapes and \\u, in a key, a value, ignored or not."""
+    texts = [
+        f'{{"answers":{{"k\\{escape}":"v\\{escape}"}},"exp":1,"req":"r"}}',
+        f'{{"zz":{{"k\\{escape}":"v\\{escape}"}},"answers":{{}},"exp":1,"req":"r"}}',
+    ]
+    for text in texts:
+        assert StatePayload.decode(text.encode()).exp == 1
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
@@ -209,6 +220,9 @@ def test_a_scalar_payload_is_refused_after_it(data: bytes, message: str) -> None
         (b'{"zz":"\\u12x4"}', "invalid escape at line 1 column 13"),
         (b'{"req":"\\uZZZZ"}', "invalid escape at line 1 column 14"),
         (b'{"zz":"\\x"}', "invalid escape at line 1 column 9"),
+        (b'{"zz":"\\X"}', "invalid escape at line 1 column 9"),
+        (b'{"req":"\\U0041"}', "invalid escape at line 1 column 10"),
+        (b'{"req":"\\\'"}', "invalid escape at line 1 column 10"),
         (b'{"zz":"\\', "EOF while parsing a string at line 1 column 8"),
         (b'{"zz":"abc', "EOF while parsing a string at line 1 column 10"),
     ],
@@ -381,3 +395,36 @@ def test_effects_collapse_on_every_decode_path(effects: str, kept: tuple[str, ..
     ]
     for text in texts:
         assert StatePayload.decode(text.encode()).effects == kept
+
+
+def test_wire_models_read_wire_names_only() -> None:
+    """MRTR-WIRE-2: serde renames are the only names: a Python field name is an unknown member,
+    ignored (it was read as the field when the models populated by name)."""
+    elicit = ElicitResult.model_validate({"action": "accept", "meta": {"a": 1}})
+    assert elicit.to_json() == {"action": "accept", "content": None}
+    sample = CreateMessageResult.model_validate(
+        {"role": "user", "content": {}, "model": "m", "stop_reason": "end"}
+    )
+    assert sample.stop_reason is None
+    state = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "request_state": "x", "input_requests": {}}
+    )
+    assert state.to_json() == {"resultType": "input_required"}
+    with pytest.raises(pydantic.ValidationError):
+        InputRequiredResult.model_validate({"result_type": "input_required"})
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'{"answers":{"k":"\\ud800"}}', "unexpected end of hex escape"),
+        (b'{"req":"\\ud800"}', "unexpected end of hex escape"),
+        (b'{"answers":{"k\\ud800":1}}', "unexpected end of hex escape"),
+    ],
+)
+def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason: str) -> None:
+    """MRTR-PAYLOAD-7, MRTR-PAYLOAD-8: the JSON layer's reason, with the reader's position only
+    (the layer's own `at line` is cut off)."""
+    message = refusal(data)
+    assert message.startswith(f"{reason} at line 1 column ")
+    assert message.count(" at line ") == 1

@@ -64,33 +64,27 @@ def _invalid_type(value: JSON, expected: str) -> str:
     return invalid_type(value, expected)
 
 
-def check_field(name: str, value: JSON) -> JSON:
-    """Check one field's JSON type; return the value in the dataclass's shape."""
+def check_field(name: str, value: JSON) -> None:
+    """Check one field's JSON type; raise :class:`PayloadError` with serde's wording."""
     if name in ("answers", "memos"):
         if not isinstance(value, dict):
             raise PayloadError(_invalid_type(value, "a map"))
-        return value
-    if name in ("requested", "effects"):
+    elif name in ("requested", "effects"):
         if not isinstance(value, list):
             raise PayloadError(_invalid_type(value, "a sequence"))
         for item in value:
             if not isinstance(item, str):
                 raise PayloadError(_invalid_type(item, "a string"))
-        return value
-    if name == "exp":
+    elif name == "exp":
         if isinstance(value, bool) or not isinstance(value, int):
             raise PayloadError(_invalid_type(value, "u64"))
         if not 0 <= value <= U64_MAX:
             raise PayloadError(invalid_value(value, "u64"))
-        return value
-    if name == "req":
+    elif name == "req":
         if not isinstance(value, str):
             raise PayloadError(_invalid_type(value, "a string"))
-        return value
-    # principal, aud: Option<String>
-    if value is not None and not isinstance(value, str):
+    elif value is not None and not isinstance(value, str):  # principal, aud: Option<String>
         raise PayloadError(_invalid_type(value, "a string"))
-    return value
 
 
 class PayloadReader:
@@ -383,9 +377,10 @@ class PayloadReader:
             return cast("JSON", self.strings(depth))
         value = self.value(depth)
         try:
-            return check_field(name, value)
+            check_field(name, value)
         except PayloadError as exc:
             raise self.error(str(exc), self.pos - 1) from None
+        return value
 
     def payload(self, build: Callable[[dict[str, JSON], int | None], _T]) -> _T:
         """Read the payload's fields and hand them to ``build`` (which may raise
