@@ -420,6 +420,8 @@ def test_wire_models_read_wire_names_only() -> None:
         (b'{"answers":{"k":"\\ud800"}}', "unexpected end of hex escape"),
         (b'{"req":"\\ud800"}', "unexpected end of hex escape"),
         (b'{"answers":{"k\\ud800":1}}', "unexpected end of hex escape"),
+        (b'{"\\ud800":1}', "unexpected end of hex escape"),
+        (b'{"answers":{},"\\ud800x":1}', "unexpected end of hex escape"),
     ],
 )
 def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason: str) -> None:
