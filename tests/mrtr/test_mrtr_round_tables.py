@@ -229,3 +229,47 @@ def test_wire_models_load_lazily_and_unknown_names_fail() -> None:
     with pytest.raises(AttributeError) as exc:
         _ = mrtr.NoSuchThing
     assert str(exc.value) == "module 'mcp_touchstone.mrtr' has no attribute 'NoSuchThing'"
+
+
+def test_seed_round_reads_the_state_and_the_capabilities() -> None:
+    """MRTR-SEED-1..4: the verified state seeds answers, memos, effects and requested; the
+    capabilities are the ones given, else the typed `_meta`'s."""
+    from mcp_touchstone.mrtr import ClientMrtrCapabilities, Keyring, StatePayload
+    from mcp_touchstone.mrtr._seed import seed_round
+    from mcp_touchstone.mrtr._state import CheckContext, seal
+
+    ring = Keyring("0", {"0": b"seed"})
+    meta: JSON = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}},
+    }
+    params: dict[str, JSON] = {"name": "t", "_meta": meta}
+    payload = StatePayload(
+        answers={"s": 1},
+        exp=10,
+        req=request_binding("tools/call", {"name": "t"}),
+        requested=("a",),
+        memos={"m": 2},
+        effects=("e",),
+    )
+    token = seal(payload, ring, bytes(12))
+    retry: dict[str, JSON] = {
+        **params,
+        "requestState": token,
+        "inputResponses": {"a": 3, "b": 4, "s": 5},
+    }
+    check = CheckContext(method="tools/call", params=retry, now=10)
+    seeded = seed_round("tools/call", retry, ring, check)
+    assert seeded.token == token
+    state = seeded.round
+    assert (state.answers, state.memos, state.effects, state.requested) == (
+        {"s": 1, "a": 3},
+        {"m": 2},
+        ["e"],
+        ("a",),
+    )
+    assert (state.capabilities.sampling, state.capabilities.elicitation) == (True, None)
+    given = ClientMrtrCapabilities(roots=True)
+    assert seed_round("tools/call", retry, ring, check, given).round.capabilities is given
+    fresh = seed_round("tools/call", params, ring, CheckContext("tools/call", params, 10))
+    assert (fresh.token, fresh.round.requested, fresh.round.answers) == (None, None, {})
