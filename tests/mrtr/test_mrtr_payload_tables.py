@@ -430,3 +430,28 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
     message = refusal(data)
     assert message.startswith(f"{reason} at line 1 column ")
     assert message.count(" at line ") == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # a byte after a number that starts no fraction or exponent ends the number there
+        (b'{"zz":1X}', "expected `,` or `}` at line 1 column 8"),
+        (b'{"zz":1x5}', "expected `,` or `}` at line 1 column 8"),
+        # an exponent needs a digit, after an optional sign (serde consumes the byte it checks)
+        (b'{"zz":1E}', "invalid number at line 1 column 9"),
+        (b'{"zz":1e+}', "invalid number at line 1 column 10"),
+        (b'{"answers":{"k":2E}}', "invalid number at line 1 column 19"),
+        (b'{"zz":1.}', "invalid number at line 1 column 9"),
+    ],
+)
+def test_number_ends(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: where serde_json's number grammar ends a number, or refuses it."""
+    assert refusal(data) == message
+
+
+@pytest.mark.parametrize("number", ["1E5", "1e5", "1.5E-2", "-0.0e0", "2e+3", "0", "-7"])
+def test_numbers_of_every_shape_are_skipped(number: str) -> None:
+    """MRTR-PAYLOAD-8: each exponent letter and sign reads in an ignored member."""
+    data = f'{{"zz":{number},"answers":{{}},"exp":1,"req":"r"}}'.encode()
+    assert StatePayload.decode(data).exp == 1

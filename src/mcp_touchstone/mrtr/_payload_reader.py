@@ -293,7 +293,10 @@ class PayloadReader:
         try:
             return from_str(self.data[start : self.pos])
         except JsonError as exc:
-            raise self.error(str(exc).split(" at line ")[0], self.pos - 1) from None
+            # Only the layer's syntax errors carry a position, and skip_value has refused every
+            # syntax error already: what is left (a lone surrogate, invalid UTF-8, a number out
+            # of range) is a bare reason, placed here.
+            raise self.error(str(exc), self.pos - 1) from None
 
     def key(self) -> str:
         self.skip_ws()
@@ -305,8 +308,8 @@ class PayloadReader:
         self.skip_string()
         try:
             decoded = from_str(self.data[start : self.pos])
-        except JsonError as exc:
-            raise self.error(str(exc).split(" at line ")[0], start) from None
+        except JsonError as exc:  # a bare reason, as in value()
+            raise self.error(str(exc), start) from None
         assert isinstance(decoded, str)
         return decoded
 
