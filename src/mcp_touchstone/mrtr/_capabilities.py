@@ -9,11 +9,12 @@ leaves the client unconstrained, naming one turns the set into an allow-list.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import expecting_struct, fewer_elements, invalid_type
+from mcp_touchstone._serde import fewer_elements, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
@@ -115,13 +116,14 @@ def _declared(value: JSON) -> bool:
     raise CapabilityError("data did not match any variant of untagged enum Declaration")
 
 
-def _modes(value: JSON) -> ElicitationModes:
+def _modes(value: dict[str, JSON] | list[JSON]) -> ElicitationModes | None:
+    """``ElicitationModes`` by name or from its sequence form ``[form, url]``; ``None`` for a
+    sequence longer than its two fields (serde's own message for it is never shown: the untagged
+    enum around it replaces every inner error). A bad mode raises :class:`CapabilityError`."""
     if isinstance(value, dict):
         return ElicitationModes(form=_declared(value.get("form")), url=_declared(value.get("url")))
-    assert isinstance(value, list)
     if len(value) > 2:
-        # The message is never shown: the untagged enum around it replaces it.
-        raise CapabilityError("invalid length, expected " + expecting_struct("ElicitationModes", 2))
+        return None
     padded = [*value, None, None]
     return ElicitationModes(form=_declared(padded[0]), url=_declared(padded[1]))
 
@@ -131,12 +133,15 @@ def _elicitation(value: JSON) -> ElicitationModes | None:
         return None
     if isinstance(value, bool):
         return ElicitationModes() if value else None
+    modes = None
     if isinstance(value, dict | list):
-        try:
-            return _modes(value)
-        except CapabilityError:
-            pass
-    raise CapabilityError("data did not match any variant of untagged enum ElicitationDeclaration")
+        with contextlib.suppress(CapabilityError):  # serde's untagged enum hides the inner error
+            modes = _modes(value)
+    if modes is None:
+        raise CapabilityError(
+            "data did not match any variant of untagged enum ElicitationDeclaration"
+        )
+    return modes
 
 
 def parse_capabilities(value: JSON) -> ClientMrtrCapabilities:
