@@ -424,3 +424,25 @@ def test_a_stated_elicitation_mode_must_be_a_string(params: dict[str, JSON]) -> 
     with pytest.raises(InputRequestError) as exc:
         decode_input_request({"method": "elicitation/create", "params": params})
     assert str(exc.value) == "`mode` must be a string"
+
+
+@pytest.mark.parametrize(
+    ("data", "reads"),
+    [
+        (_PNG, True),
+        ("", True),
+        ("iVBORw0KGgo\u00e9", False),
+        ("\u00e9VBORw0KGgo=", False),
+        ("iVBORw0KGgo=\n", False),
+        ("iVBORw0KGgo", False),
+        ("iVBORw0KGgp=", False),
+        ("iVBO Rw0KGgo=", False),
+    ],
+)
+def test_audio_and_image_data_is_canonical_standard_base64(data: str, reads: bool) -> None:
+    """``data: Bytes`` through ``deserialize_base64_as_bytes`` (``STANDARD``): padded,
+    canonical trailing bits, the standard alphabet only (a non-ASCII character, a newline or a
+    space is refused)."""
+    for tag, mime in (("image", "image/png"), ("audio", "audio/wav")):
+        item: JSON = {"type": tag, "data": data, "mimeType": mime}
+        assert _sampled(item) == (None if reads else _MISFIT), tag

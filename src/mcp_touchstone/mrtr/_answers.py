@@ -53,13 +53,11 @@ def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
         raise AnswerError(refused)
 
 
-def _is_standard_b64(value: JSON) -> bool:
+def _is_standard_b64(value: str) -> bool:
     """``deserialize_base64_as_bytes``: ``general_purpose::STANDARD`` (the ``base64`` crate's
     standard alphabet, padding required, canonical trailing bits): exactly the strings that
     re-encode to themselves."""
-    if not isinstance(value, str) or not value.isascii():
-        return False
-    try:
+    try:  # a non-ASCII string raises ValueError here, a bad character binascii.Error
         decoded = base64.b64decode(value, validate=True)
     except (binascii.Error, ValueError):
         return False
@@ -189,7 +187,8 @@ def _content_ok(item: JSON) -> bool:
         return False
     if any(not isinstance(item.get(name), str) for name in _CONTENT_REQUIRED[kind]):
         return False
-    if kind in ("audio", "image") and not _is_standard_b64(item["data"]):
+    data = item.get("data")
+    if kind in ("audio", "image") and not (isinstance(data, str) and _is_standard_b64(data)):
         return False  # `data: Bytes` reads through deserialize_base64_as_bytes (STANDARD)
     if kind == "empty" and len(item) > 1:
         return False  # the unit struct `EmptyContent` takes no members besides the tag
