@@ -447,6 +447,11 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
         (b'{"zz":1e+}', "invalid number at line 1 column 10"),
         (b'{"answers":{"k":2E}}', "invalid number at line 1 column 19"),
         (b'{"zz":1.}', "invalid number at line 1 column 9"),
+        # a minus sign needs a digit: at the end of the input, or before another byte
+        (b'{"zz":-', "invalid number at line 1 column 7"),
+        (b'{"answers":{"k":-', "invalid number at line 1 column 17"),
+        (b'{"zz":-x}', "invalid number at line 1 column 8"),
+        (b'{"zz":01}', "invalid number at line 1 column 8"),
     ],
 )
 def test_number_ends(data: bytes, message: str) -> None:
