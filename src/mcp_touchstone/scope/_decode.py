@@ -15,7 +15,6 @@ common map shapes are read in one pass first (:mod:`._decode_fast`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._decode_forms import (
@@ -78,6 +77,10 @@ from mcp_touchstone.scope._types import (
     ToolGrant,
 )
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "ScopeDecodeError",

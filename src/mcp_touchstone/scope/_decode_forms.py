@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Any, Final, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import (
@@ -25,6 +24,14 @@ from mcp_touchstone._serde import (
     sequence_fields,
 )
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeAlias, TypeVar
+
+    T = TypeVar("T")
+    E = TypeVar("E", bound=Enum)
+    R = TypeVar("R")
 
 __all__ = [
     "OPTIONAL",
@@ -45,10 +52,6 @@ __all__ = [
     "unit_enum",
     "usize",
 ]
-
-T = TypeVar("T")
-E = TypeVar("E", bound=Enum)
-R = TypeVar("R")
 
 
 Where = str | tuple["Where", str | int]
@@ -83,7 +86,7 @@ def invalid_type_error(where: Where, value: JSON, expected: str) -> ScopeDecodeE
 
 # --------------------------------------------------------------------------- primitives
 
-Decoder = Callable[[JSON, Where], Any]
+Decoder: TypeAlias = "Callable[[JSON, Where], Any]"
 
 
 def string(value: JSON, where: Where) -> str:

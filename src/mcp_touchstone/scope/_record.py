@@ -25,17 +25,38 @@ decorator on the same declarations, and the real types against their declaration
 
 from __future__ import annotations
 
-import typing
+import sys
 from collections.abc import Callable
 from operator import attrgetter
 from types import CodeType, FunctionType
-from typing import Any, TypeVar, dataclass_transform
 
 from mcp_touchstone._errors import TouchstoneError
 
-__all__ = ["FrozenInstanceError", "record", "record_fields"]
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+
+    def dataclass_transform(**kwargs: object) -> Callable[[Callable[..., object]], object]:
+        """``typing.dataclass_transform`` at run time: it only records its arguments on the
+        decorated function, for type checkers; this records them the same way."""
+
+        def mark(function: Callable[..., object]) -> object:
+            function.__dataclass_transform__ = {  # type: ignore[attr-defined]  # as typing does
+                "eq_default": True,
+                "order_default": False,
+                "kw_only_default": False,
+                "field_specifiers": (),
+                "kwargs": kwargs,
+            }
+            return function
+
+        return mark
+
+
+__all__ = ["FrozenInstanceError", "record", "record_fields"]
 
 
 class FrozenInstanceError(TouchstoneError, AttributeError):
@@ -45,6 +66,10 @@ class FrozenInstanceError(TouchstoneError, AttributeError):
 def _is_classvar(annotation: object) -> bool:
     if isinstance(annotation, str):
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    # Not a string: a typing object needs typing loaded (it made it), else it is no ClassVar.
+    typing = sys.modules.get("typing")
+    if typing is None:
+        return False
     return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
 
 
