@@ -5,7 +5,8 @@ spends around a millisecond on each (it compiles six methods one by one, and bui
 twice to give it slots) and pulls in :mod:`inspect`; that made importing the matcher the largest
 single part of a ``touchstone harness`` process answering scope cases.  :func:`record` gives a
 class the same behaviour as the stdlib decorator with ``frozen=True, slots=True`` (and the
-defaults ``init``, ``repr``, ``eq``), compiling only each class's ``__init__``:
+defaults ``init``, ``repr``, ``eq``), with one compiled ``__init__`` template per field count
+renamed for each class (:func:`_init`):
 
 * ``__init__(self, f1, f2=default, ...)``: the fields in declared order, positional or keyword,
   with the declared defaults (a default is a plain class attribute; no ``field()``);
