@@ -5,7 +5,8 @@ spends around a millisecond on each (it compiles six methods one by one, and bui
 twice to give it slots) and pulls in :mod:`inspect`; that made importing the matcher the largest
 single part of a ``touchstone harness`` process answering scope cases.  :func:`record` gives a
 class the same behaviour as the stdlib decorator with ``frozen=True, slots=True`` (and the
-defaults ``init``, ``repr``, ``eq``), compiling only each class's ``__init__``:
+defaults ``init``, ``repr``, ``eq``), with one compiled ``__init__`` template per field count
+renamed for each class (:func:`_init`):
 
 * ``__init__(self, f1, f2=default, ...)``: the fields in declared order, positional or keyword,
   with the declared defaults (a default is a plain class attribute; no ``field()``);
@@ -25,16 +26,38 @@ decorator on the same declarations, and the real types against their declaration
 
 from __future__ import annotations
 
-import typing
+import sys
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform
+from types import CodeType, FunctionType
 
 from mcp_touchstone._errors import TouchstoneError
 
-__all__ = ["FrozenInstanceError", "record", "record_fields"]
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+
+    def dataclass_transform(**kwargs: object) -> Callable[[Callable[..., object]], object]:
+        """``typing.dataclass_transform`` at run time: it only records its arguments on the
+        decorated function, for type checkers; this records them the same way."""
+
+        def mark(function: Callable[..., object]) -> object:
+            function.__dataclass_transform__ = {  # type: ignore[attr-defined]  # as typing does
+                "eq_default": True,
+                "order_default": False,
+                "kw_only_default": False,
+                "field_specifiers": (),
+                "kwargs": kwargs,
+            }
+            return function
+
+        return mark
+
+
+__all__ = ["FrozenInstanceError", "record", "record_fields"]
 
 
 class FrozenInstanceError(TouchstoneError, AttributeError):
@@ -44,6 +67,10 @@ class FrozenInstanceError(TouchstoneError, AttributeError):
 def _is_classvar(annotation: object) -> bool:
     if isinstance(annotation, str):
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    # Not a string: a typing object needs typing loaded (it made it), else it is no ClassVar.
+    typing = sys.modules.get("typing")
+    if typing is None:
+        return False
     return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
 
 
@@ -70,8 +97,29 @@ def record_fields(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _init(cls: type, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
-    """The compiled ``__init__`` (the one method whose speed and signature matter)."""
+_TEMPLATES: dict[int, CodeType] = {}
+"""``__init__`` code by field count, compiled once with placeholder names (see :func:`_init`)."""
+
+
+def _template(count: int) -> CodeType:
+    """The code of ``def __init__(self, __f0, ...): __set(self, "__f0", __f0); ...``."""
+    code = _TEMPLATES.get(count)
+    if code is None:
+        names = [f"__f{i}" for i in range(count)]
+        body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
+        module = compile(
+            f"def __init__({', '.join(['self', *names])}):\n{body}", "<record>", "exec"
+        )
+        code = _TEMPLATES[count] = next(c for c in module.co_consts if isinstance(c, CodeType))
+    return code
+
+
+def _compiled_init(
+    cls: type, names: tuple[str, ...], defaults: dict[str, object]
+) -> Callable[..., None]:
+    """``__init__`` compiled from its own source: the path for field lists the template cannot
+    carry (a default before a field without one, a field named ``self``), where compiling
+    raises what it always raised."""
     params = ", ".join(["self", *(f"{n}=__default_{n}" if n in defaults else n for n in names)])
     body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
     scope: dict[str, Any] = {"__set": object.__setattr__}
@@ -84,6 +132,29 @@ def _init(cls: type, names: tuple[str, ...], defaults: dict[str, object]) -> Cal
         made,
     )
     init: Callable[..., None] = made["__init__"]
+    return init
+
+
+def _init(cls: type, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., None]:
+    """The ``__init__`` (the one method whose speed and signature matter): the template code of
+    its field count with the placeholders renamed to the fields (parameter names and the
+    field-name constants) and the defaults as ``__defaults__``; compiling a function per class
+    was most of the cost of declaring one.  Same code, same signature, same errors."""
+    required = len(names) - len(defaults)
+    if "self" in names or any(n in defaults for n in names[:required]):
+        init = _compiled_init(cls, names, defaults)
+    else:
+        template = _template(len(names))
+        placeholders = {f"__f{i}": name for i, name in enumerate(names)}
+        code = template.replace(
+            co_varnames=("self", *names),
+            co_consts=tuple(
+                placeholders.get(c, c) if type(c) is str else c for c in template.co_consts
+            ),
+            co_filename=f"<record {cls.__qualname__}>",
+        )
+        argdefs = tuple(defaults[n] for n in names[required:])
+        init = FunctionType(code, {"__set": object.__setattr__}, "__init__", argdefs or None)
     annotations = cls.__annotations__
     init.__annotations__ = {n: annotations[n] for n in names} | {"return": None}
     init.__qualname__ = f"{cls.__qualname__}.__init__"
