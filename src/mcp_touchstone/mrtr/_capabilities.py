@@ -10,9 +10,9 @@ leaves the client unconstrained, naming one turns the set into an allow-list.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._record import record
 from mcp_touchstone._serde import expecting_struct, invalid_length, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
@@ -31,7 +31,7 @@ class CapabilityError(TouchstoneError, ValueError):
     """A capabilities value neva's typed parse would refuse."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ElicitationModes:
     """The ``elicitation`` modes a client named (MRTR-CAP-4, MRTR-CAP-5)."""
 
@@ -63,7 +63,7 @@ class ElicitationModes:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClientMrtrCapabilities:
     """Which input kinds a client declared it can fulfil (``None`` elicitation: not declared)."""
 
