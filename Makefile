@@ -101,15 +101,18 @@ leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
 ## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
-## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), SHARD=i/n, BUDGET=s
-## per package (default 3600). Results persist in assurance/results/: a re-run is incremental.
+## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), FIRST=A to start at
+## rank A of the seeded ranking (a fresh batch: FIRST=281 SAMPLE=360), SHARD=i/n (two shards may
+## run side by side), BUDGET=s per package (default 3600). Results persist in
+## assurance/results/: a re-run is incremental.
 SAMPLE ?= 40
+FIRST ?= 1
 SEED ?= 13
 SHARD ?= 0/1
 BUDGET ?= 3600
 mutants: $(STAMP_DEV)
 	$(BIN)/python -m assurance.mutants run $(if $(PKG),--pkg $(PKG)) --sample $(SAMPLE) \
-	  --seed $(SEED) --shard $(SHARD) --budget $(BUDGET)
+	  --first $(FIRST) --seed $(SEED) --shard $(SHARD) --budget $(BUDGET)
 	$(BIN)/python -m assurance.mutants report $(if $(PKG),--pkg $(PKG))
 
 ## fuzz: atheris byte fuzzing of every parser (each target to its quota, 1,000,000 inputs, fixed

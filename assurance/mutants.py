@@ -26,6 +26,7 @@ import argparse
 import ast
 import bisect
 import compileall
+import fcntl
 import hashlib
 import json
 import os
@@ -364,21 +365,29 @@ def _save(pkg: str, update: dict[str, dict[str, object]]) -> None:
     """Merge ``update`` into the results file (re-read first: an ``--only`` run may have written
     it since this run started)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    results = {**_load(pkg), **update}
-    body = {"package": pkg, "mutants": dict(sorted(results.items()))}
-    tmp = RESULTS / f".{pkg}.json.tmp"
-    tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(RESULTS / f"{pkg}.json")
+    # Two shards of one package run side by side (``SHARD=0/2`` and ``1/2``): the read, merge
+    # and write are one step under an exclusive lock, so neither loses the other's results.
+    with (RESULTS / f".{pkg}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        results = {**_load(pkg), **update}
+        body = {"package": pkg, "mutants": dict(sorted(results.items()))}
+        tmp = RESULTS / f".{pkg}.json.tmp"
+        tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(RESULTS / f"{pkg}.json")
 
 
-def select(pkg: str, sample: int, seed: int, shard: tuple[int, int]) -> list[Mutant]:
-    """All mutants, or a seeded random sample of ``sample``; then shard ``i`` of ``n``."""
+def select(
+    pkg: str, sample: int, seed: int, shard: tuple[int, int], first: int = 1
+) -> list[Mutant]:
+    """All mutants, or the seeded ranking's ranks ``first``..``sample`` (1-based: a fresh batch
+    is the ranks no earlier batch reached); then shard ``i`` of ``n``."""
     every = generate(pkg)
-    if 0 < sample < len(every):
+    if 0 < sample < len(every) or first > 1:
         # Ranked by a seeded hash of the id, so a mutant's membership in the sample does not
         # change when other mutants of the package appear or go (edits elsewhere).
         rank = sorted(every, key=lambda m: hashlib.sha256(f"{seed}:{m.id}".encode()).digest())
-        every = rank[:sample]  # run in rank order: a run cut short is still a random subset
+        # Run in rank order: a run cut short is still a random subset.
+        every = rank[first - 1 : sample if sample > 0 else None]
     i, n = shard
     return [m for k, m in enumerate(every) if k % n == i]
 
@@ -448,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sample", type=int, default=int(os.environ.get("SAMPLE", "0")))
     p.add_argument("--seed", type=int, default=int(os.environ.get("SEED", "13")))
     p.add_argument("--shard", default=os.environ.get("SHARD", "0/1"))
+    p.add_argument("--first", type=int, default=int(os.environ.get("FIRST", "1")),
+                   help="start at this rank of the seeded ranking (a fresh batch)")  # fmt: skip
     p.add_argument("--budget", type=float, default=float(os.environ.get("BUDGET", "3600")))
     p.add_argument("--only", action="append", help="re-run exactly this mutant id (repeatable)")
     args = p.parse_args(argv)
@@ -467,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
             chosen = [m for m in generate(pkg) if m.id in args.only]
             run(pkg, chosen, args.budget, force=True)
         else:
-            run(pkg, select(pkg, args.sample, args.seed, (i, n)), args.budget)
+            run(pkg, select(pkg, args.sample, args.seed, (i, n), args.first), args.budget)
     return 0
 
 
