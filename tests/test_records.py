@@ -164,8 +164,8 @@ def test_identity_records_match_dataclass_eq_false() -> None:
 
         pattern: str
 
-    made = record(eq=False)(Engine)
-    reference = dataclasses.dataclass(frozen=True, slots=True, eq=False)(Engine)
+    made: Any = record(eq=False)(Engine)
+    reference: Any = dataclasses.dataclass(frozen=True, slots=True, eq=False)(Engine)
     for cls in (made, reference):
         a, b = cls("p"), cls("p")
         assert a == a  # noqa: PLR0124  # identity
