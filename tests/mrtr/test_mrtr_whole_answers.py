@@ -698,7 +698,7 @@ def test_icon_struct_is_named_in_serde_messages() -> None:
         (5, "invalid type: integer `5`, expected struct Icon"),
         ([], "invalid length 0, expected struct Icon with 4 elements"),
         ([None, None], "invalid length 2, expected struct Icon with 4 elements"),
-        ([None, None, 1, None], "icon `src` must be a string"),
+        ([None, None, 1, None], "invalid type: integer `1`, expected a string"),
     ]
     for icon, message in cases:
         with pytest.raises(MetaError) as exc:

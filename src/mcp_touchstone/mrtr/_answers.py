@@ -21,10 +21,18 @@ import re
 from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import unexpected, unit_variant_error
+from mcp_touchstone._serde import unit_variant_error
 from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
 from mcp_touchstone.mrtr._requests import InputKind
-from mcp_touchstone.mrtr._structs import struct_members
+from mcp_touchstone.mrtr._structs import (
+    Reader,
+    option,
+    read_struct,
+    seq,
+    string,
+    struct_members,
+    unit_enum,
+)
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["AnswerError", "read_answer"]
@@ -37,10 +45,6 @@ class AnswerError(TouchstoneError, ValueError):
     """An answer that does not deserialize as the kind's result type."""
 
 
-def _type(value: JSON, expected: str) -> AnswerError:
-    return AnswerError(f"invalid type: {unexpected(value)}, expected {expected}")
-
-
 def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
     """A derived unit-only enum read from a ``serde_json::Value``: a variant name, or serde's map
     form ``{"<name>": null}`` (serde_json's ``deserialize_enum``), which neva accepts too."""
@@ -49,14 +53,12 @@ def _unit_variant(value: JSON, variants: tuple[str, ...]) -> None:
         raise AnswerError(refused)
 
 
-def _is_standard_b64(value: JSON) -> bool:
+def _is_standard_b64(value: str) -> bool:
     """``deserialize_base64_as_bytes``: ``general_purpose::STANDARD`` (the ``base64`` crate's
     standard alphabet, padding required, canonical trailing bits): exactly the strings that
     re-encode to themselves."""
-    if not isinstance(value, str) or not value.isascii():
-        return False
-    try:
-        decoded = base64.b64decode(value, validate=True)
+    try:  # no `validate` needed: only alphabet characters can re-encode to themselves
+        decoded = base64.b64decode(value)
     except (binascii.Error, ValueError):
         return False
     return base64.b64encode(decoded).decode("ascii") == value
@@ -68,14 +70,23 @@ def _required(obj: dict[str, JSON], name: str) -> JSON:
     return obj[name]
 
 
-def _string(value: JSON) -> None:
-    if not isinstance(value, str):
-        raise _type(value, "a string")
+def _any(_value: JSON) -> None:
+    """``serde_json::Value`` (or ``Option<Value>``): any JSON value."""
+
+
+_ELICIT_RESULT: dict[str, Reader] = {
+    "action": unit_enum(_ACTIONS),  # ElicitationAction, rename_all = "lowercase"
+    "content": _any,  # Option<Value>
+    "_meta": _any,  # Option<Value>
+}
 
 
 def _elicit(value: JSON) -> None:
-    obj = struct_members(value, "ElicitResult", ("action", "content", "_meta"), AnswerError)
-    _unit_variant(_required(obj, "action"), _ACTIONS)
+    """``ElicitResult`` (fields in declared order; an object's ``_meta`` < ``action`` <
+    ``content``): only ``action`` is typed; a sequence form needs all three slots."""
+    read_struct(
+        value, "ElicitResult", _ELICIT_RESULT, AnswerError, optional=frozenset({"content", "_meta"})
+    )
 
 
 def _opt(obj: dict[str, JSON], name: str, check: Callable[[JSON], bool]) -> None:
@@ -176,7 +187,8 @@ def _content_ok(item: JSON) -> bool:
         return False
     if any(not isinstance(item.get(name), str) for name in _CONTENT_REQUIRED[kind]):
         return False
-    if kind in ("audio", "image") and not _is_standard_b64(item["data"]):
+    data = item.get("data")
+    if kind in ("audio", "image") and not (isinstance(data, str) and _is_standard_b64(data)):
         return False  # `data: Bytes` reads through deserialize_base64_as_bytes (STANDARD)
     if kind == "empty" and len(item) > 1:
         return False  # the unit struct `EmptyContent` takes no members besides the tag
@@ -219,33 +231,53 @@ def _content(value: JSON) -> None:
     raise AnswerError("data did not match any variant of untagged enum OneOrMany")
 
 
+_CREATE_MESSAGE_RESULT: dict[str, Reader] = {
+    "role": unit_enum(_ROLES),
+    "content": _content,  # OneOrMany<Content>
+    "model": string,
+    "stopReason": option(string),  # StopReason reads any String
+}
+
+
 def _sampling(value: JSON) -> None:
-    obj = struct_members(
-        value, "CreateMessageResult", ("role", "content", "model", "stopReason"), AnswerError
+    """``CreateMessageResult``: an object's members in sorted key order (``content`` <
+    ``model`` < ``role`` < ``stopReason``), then the first missing required field in declared
+    order; a sequence form needs all four slots (``stopReason`` has no default)."""
+    read_struct(
+        value,
+        "CreateMessageResult",
+        _CREATE_MESSAGE_RESULT,
+        AnswerError,
+        optional=frozenset({"stopReason"}),
     )
-    _unit_variant(_required(obj, "role"), _ROLES)
-    _content(_required(obj, "content"))
-    _string(_required(obj, "model"))
-    stop = obj.get("stopReason")
-    if stop is not None:
-        _string(stop)
+
+
+_ROOT: dict[str, Reader] = {"uri": string, "name": string, "_meta": _any}  # Uri(String)
+
+
+def _root(value: JSON) -> None:
+    """``Root``: ``uri`` and ``name`` required strings, ``_meta`` an ``Option<Value>``."""
+    read_struct(value, "Root", _ROOT, AnswerError, optional=frozenset({"_meta"}))
+
+
+def _result_meta(value: JSON) -> None:
+    """``ListRootsResult._meta``: an ``Option<RequestParamsMeta>``."""
+    if value is not None:
+        try:
+            parse_request_meta(value)
+        except MetaError as exc:
+            raise AnswerError(str(exc)) from None
 
 
 def _roots(value: JSON) -> None:
-    obj = struct_members(value, "ListRootsResult", ("roots", "_meta"), AnswerError)
-    roots = _required(obj, "roots")
-    if not isinstance(roots, list):
-        raise _type(roots, "a sequence")
-    for root in roots:
-        members = struct_members(root, "Root", ("uri", "name", "_meta"), AnswerError)
-        _string(_required(members, "uri"))
-        _string(_required(members, "name"))
-    meta = obj.get("_meta")
-    if meta is not None:
-        try:
-            parse_request_meta(meta)
-        except MetaError as exc:
-            raise AnswerError(str(exc)) from None
+    """``ListRootsResult``: an object's ``_meta`` is read before ``roots`` (sorted key order)."""
+    read_struct(
+        value,
+        "ListRootsResult",
+        {"roots": seq(_root), "_meta": _result_meta},
+        AnswerError,
+        optional=frozenset({"_meta"}),
+    )
 
 
 _READERS = {

@@ -9,11 +9,12 @@ leaves the client unconstrained, naming one turns the set into an allow-list.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._record import record
-from mcp_touchstone._serde import expecting_struct, invalid_length, invalid_type
+from mcp_touchstone._serde import fewer_elements, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
@@ -115,13 +116,14 @@ def _declared(value: JSON) -> bool:
     raise CapabilityError("data did not match any variant of untagged enum Declaration")
 
 
-def _modes(value: JSON) -> ElicitationModes:
+def _modes(value: dict[str, JSON] | list[JSON]) -> ElicitationModes | None:
+    """``ElicitationModes`` by name or from its sequence form ``[form, url]``; ``None`` for a
+    sequence longer than its two fields (serde's own message for it is never shown: the untagged
+    enum around it replaces every inner error). A bad mode raises :class:`CapabilityError`."""
     if isinstance(value, dict):
         return ElicitationModes(form=_declared(value.get("form")), url=_declared(value.get("url")))
-    assert isinstance(value, list)
     if len(value) > 2:
-        # The message is never shown: the untagged enum around it replaces it.
-        raise CapabilityError("invalid length, expected " + expecting_struct("ElicitationModes", 2))
+        return None
     padded = [*value, None, None]
     return ElicitationModes(form=_declared(padded[0]), url=_declared(padded[1]))
 
@@ -131,38 +133,43 @@ def _elicitation(value: JSON) -> ElicitationModes | None:
         return None
     if isinstance(value, bool):
         return ElicitationModes() if value else None
+    modes = None
     if isinstance(value, dict | list):
-        try:
-            return _modes(value)
-        except CapabilityError:
-            pass
-    raise CapabilityError("data did not match any variant of untagged enum ElicitationDeclaration")
+        with contextlib.suppress(CapabilityError):  # serde's untagged enum hides the inner error
+            modes = _modes(value)
+    if modes is None:
+        raise CapabilityError(
+            "data did not match any variant of untagged enum ElicitationDeclaration"
+        )
+    return modes
 
 
 def parse_capabilities(value: JSON) -> ClientMrtrCapabilities:
     """Read a ``clientCapabilities`` value as neva's typed parse does (MRTR-CAP-1..3).
 
-    ``null`` (the ``Option`` around it in the request ``_meta``) declares nothing.
+    ``null`` (the ``Option`` around it in the request ``_meta``) declares nothing. Every field
+    has ``#[serde(default)]``: an object's members are read in sorted key order
+    (``elicitation``, ``roots``, ``sampling``); serde's sequence form
+    ``[elicitation, sampling, roots]`` may be short, and an over-long one is refused only after
+    its three slots read (serde_json's ``invalid length N, expected fewer elements in array``).
     Raises :class:`CapabilityError` for a value neva would refuse.
     """
     if value is None:
         return ClientMrtrCapabilities()
     if isinstance(value, dict):
-        fields = [value.get("elicitation"), value.get("sampling"), value.get("roots")]
+        elicitation = _elicitation(value.get("elicitation"))
+        roots = _declared(value.get("roots"))
+        sampling = _declared(value.get("sampling"))
     elif isinstance(value, list):
-        # serde's sequence form of the struct: [elicitation, sampling, roots].
+        slots = [*value[:3], None, None, None]
+        elicitation = _elicitation(slots[0])
+        sampling = _declared(slots[1])
+        roots = _declared(slots[2])
         if len(value) > 3:
-            raise CapabilityError(
-                invalid_length(len(value), expecting_struct("ClientMrtrCapabilities", 3))
-            )
-        fields = [*value, None, None, None][:3]
+            raise CapabilityError(fewer_elements(len(value)))
     else:
         raise CapabilityError(invalid_type(value, "struct ClientMrtrCapabilities"))
-    return ClientMrtrCapabilities(
-        elicitation=_elicitation(fields[0]),
-        sampling=_declared(fields[1]),
-        roots=_declared(fields[2]),
-    )
+    return ClientMrtrCapabilities(elicitation=elicitation, sampling=sampling, roots=roots)
 
 
 def missing_capability_error(

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._record import record
-from mcp_touchstone._serde import unexpected, unit_variant_error
+from mcp_touchstone._serde import SerdeError, invalid_type
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
     ClientMrtrCapabilities,
     parse_capabilities,
 )
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
-from mcp_touchstone.mrtr._structs import struct_members
+from mcp_touchstone.mrtr._structs import (
+    Reader,
+    option,
+    read_struct,
+    seq,
+    string,
+    string_map,
+    unit_enum,
+)
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -51,12 +59,6 @@ class RequestMeta:
     request_state: str | None = None
 
 
-def _opt_str(meta: dict[str, JSON], key: str) -> None:
-    value = meta.get(key)
-    if value is not None and not isinstance(value, str):
-        raise MetaError(f"invalid type: {unexpected(value)}, expected a string")
-
-
 _LOG_LEVEL_VARIANTS = (
     "debug",
     "info",
@@ -71,20 +73,13 @@ _LOG_LEVEL_VARIANTS = (
 _PROGRESS_TOKEN_EXPECTED = "a number, UUID, string, or slash-separated path"
 
 
-def _check_log_level(value: JSON) -> None:
-    """``LoggingLevel`` (``rename_all = "lowercase"``) read from a ``serde_json::Value``: a name,
-    or the map form ``{name: null}``; serde names an unknown variant before it reads the map's
-    value."""
-    refused = unit_variant_error(value, _LOG_LEVEL_VARIANTS)
-    if refused is not None:
-        raise MetaError(refused)
-
-
-def _check_progress_token(value: JSON) -> None:
-    """neva's ``ProgressToken`` visitor: integers and strings only."""
+def _progress_token(value: JSON) -> None:
+    """neva's ``ProgressToken`` visitor (``deserialize_any``): integers (``visit_i64`` /
+    ``visit_u64``) and strings (every string reads) only; anything else is refused with the
+    visitor's ``expecting`` text."""
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
         return
-    raise MetaError(f"invalid type: {unexpected(value)}, expected {_PROGRESS_TOKEN_EXPECTED}")
+    raise SerdeError(invalid_type(value, _PROGRESS_TOKEN_EXPECTED))
 
 
 META_FIELDS = (
@@ -102,106 +97,86 @@ META_FIELDS = (
 """``RequestParamsMeta``'s fields in declared order (default build: no ``tasks``); also the slots
 of its serde sequence form, which the client's typed read walks."""
 _META_DEFAULTED = frozenset({"inputResponses", "requestState"})
+"""The fields with ``#[serde(default)]``: the only slots a sequence form may leave off."""
 _ICON_THEMES = ("dark", "light")
+_ICON_FIELDS: dict[str, Reader] = {
+    "mimeType": option(string),
+    "sizes": option(seq(string)),  # IconSize reads any String
+    "src": string,  # Uri(String), a derived newtype
+    "theme": option(unit_enum(_ICON_THEMES)),
+}
+"""neva's ``Icon`` by JSON name in declared order (also its sorted key order)."""
+_ICON_OPTIONAL = frozenset({"mimeType", "sizes", "theme"})
 
 
 def check_icon(value: JSON) -> None:
-    """neva's ``Icon``: ``src`` a string; ``mimeType`` a string, ``sizes`` a list of
-    strings (any string reads as a size), ``theme`` ``dark`` or ``light``, all optional."""
-    icon = struct_members(value, "Icon", ("mimeType", "sizes", "src", "theme"), MetaError)
-    if not isinstance(icon.get("src"), str):
-        raise MetaError("icon `src` must be a string")
-    _opt_str(icon, "mimeType")
-    sizes = icon.get("sizes")
-    if sizes is not None and not (
-        isinstance(sizes, list) and all(isinstance(s, str) for s in sizes)
-    ):
-        raise MetaError("icon `sizes` must be a list of strings")
-    theme = icon.get("theme")
-    refused = None if theme is None else unit_variant_error(theme, _ICON_THEMES)
-    if refused is not None:  # Any JSON value may arrive: never a set lookup (issue 14 d1).
-        raise MetaError(refused)
+    """neva's ``Icon`` read as serde_derive reads it (:func:`read_struct`): ``mimeType`` an
+    optional string, ``sizes`` an optional list of strings (any string reads as a size), ``src``
+    a required string, ``theme`` an optional ``dark`` or ``light``; a sequence form needs all
+    four slots (no field has ``#[serde(default)]``)."""
+    read_struct(value, "Icon", _ICON_FIELDS, MetaError, optional=_ICON_OPTIONAL)
+
+
+_IMPLEMENTATION_FIELDS: dict[str, Reader] = {
+    "name": string,
+    "version": string,
+    "icons": option(seq(check_icon)),
+}
+"""neva's ``Implementation`` by JSON name in declared order; an object's members are read in
+sorted key order (``icons`` < ``name`` < ``version``), then missing fields in declared order."""
 
 
 def _check_client_info(value: JSON) -> None:
-    """neva's ``Implementation``: string ``name`` and ``version``, optional ``icons``; members in
-    sorted key order (``icons`` < ``name`` < ``version``), then missing fields in declared order."""
-    info = struct_members(value, "Implementation", ("name", "version", "icons"), MetaError)
-    icons = info.get("icons")
-    if icons is not None:
-        if not isinstance(icons, list):
-            raise MetaError(f"invalid type: {unexpected(icons)}, expected a sequence")
-        for icon in icons:
-            check_icon(icon)
-    for key in ("name", "version"):
-        if key in info:
-            _opt_str(info, key)
-            if info[key] is None:
-                raise MetaError("invalid type: null, expected a string")
-    for key in ("name", "version"):
-        if key not in info:
-            raise MetaError(f"missing field `{key}`")
+    """neva's ``Implementation`` (also the client's read of a server's ``serverInfo``)."""
+    read_struct(
+        value, "Implementation", _IMPLEMENTATION_FIELDS, MetaError, optional=frozenset({"icons"})
+    )
 
 
-_META_CHECKS: dict[str, str] = {
-    "baggage": "str",
-    "inputResponses": "map",
-    CLIENT_CAPABILITIES_KEY: "caps",
-    "io.modelcontextprotocol/clientInfo": "info",
-    "io.modelcontextprotocol/logLevel": "level",
-    "io.modelcontextprotocol/protocolVersion": "str",
-    "progressToken": "token",
-    "requestState": "str",
-    "traceparent": "str",
-    "tracestate": "str",
+_META_READERS: dict[str, Reader] = {
+    "progressToken": option(_progress_token),
+    "traceparent": option(string),
+    "tracestate": option(string),
+    "baggage": option(string),
+    "io.modelcontextprotocol/clientInfo": option(_check_client_info),
+    "inputResponses": option(string_map),  # InputResponses = HashMap<String, Value>
+    "requestState": option(string),
+    "io.modelcontextprotocol/logLevel": option(unit_enum(_LOG_LEVEL_VARIANTS)),
+    "io.modelcontextprotocol/protocolVersion": option(string),
 }
-"""Each modelled member and how it reads; checked in sorted key order, as serde visits a
-``serde_json::Value`` object (a B-tree map in neva's build)."""
-
-
-def _check_member(kind: str, meta: dict[str, JSON], key: str) -> None:
-    value = meta[key]
-    if value is None:
-        return  # every modelled member is an Option
-    if kind == "str":
-        _opt_str(meta, key)
-    elif kind == "map":
-        if not isinstance(value, dict):
-            raise MetaError(f"invalid type: {unexpected(value)}, expected a map")
-    elif kind == "caps":
-        try:
-            parse_capabilities(value)
-        except CapabilityError as exc:
-            raise MetaError(str(exc)) from None
-    elif kind == "info":
-        _check_client_info(value)
-    elif kind == "level":
-        _check_log_level(value)
-    else:
-        _check_progress_token(value)
+"""Every modelled member but the capabilities (read by :func:`parse_request_meta` itself, to
+keep its value), by JSON name; every one is an ``Option``."""
 
 
 def parse_request_meta(value: JSON) -> RequestMeta:
     """Parse a request ``_meta`` under neva's ``RequestParamsMeta`` field types (an object,
     or serde's sequence form of the struct); any malformed modelled field fails the whole
-    parse (MRTR-RETRY-4). The message is serde's for the first failing member in sorted key
-    order (the params read of MRTR-ROUND-3 reports it)."""
-    meta = struct_members(value, "RequestParamsMeta", META_FIELDS, MetaError, _META_DEFAULTED)
-    order = sorted(meta) if isinstance(value, dict) else list(meta)
-    capabilities: ClientMrtrCapabilities | None = None
-    for key in order:
-        kind = _META_CHECKS.get(key)
-        if kind == "caps" and meta[key] is not None:
+    parse (MRTR-RETRY-4). serde_derive's order decides which fault is reported (the params
+    read of MRTR-ROUND-3 reports it): an object's members in sorted key order; a sequence
+    form slot by slot in declared order, a missing slot (only ``inputResponses`` and
+    ``requestState`` may be left off) when its turn comes, and extra elements only after
+    every slot read (:func:`read_struct`)."""
+    read: list[ClientMrtrCapabilities] = []
+
+    def capabilities(member: JSON) -> None:
+        if member is not None:
             try:  # the check of this member is its parse: read once, kept for the result
-                capabilities = parse_capabilities(meta[key])
+                read.append(parse_capabilities(member))
             except CapabilityError as exc:
                 raise MetaError(str(exc)) from None
-        elif kind is not None:
-            _check_member(kind, meta, key)
+
+    meta = read_struct(
+        value,
+        "RequestParamsMeta",
+        {**_META_READERS, CLIENT_CAPABILITIES_KEY: capabilities},
+        MetaError,
+        optional=META_FIELDS,
+        defaulted=_META_DEFAULTED,
+    )
     responses = meta.get("inputResponses")
     state = meta.get("requestState")
     return RequestMeta(
-        capabilities=capabilities,
+        capabilities=read[0] if read else None,
         input_responses=responses if isinstance(responses, dict) else None,
         request_state=state if isinstance(state, str) else None,
     )

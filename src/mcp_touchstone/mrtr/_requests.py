@@ -119,7 +119,8 @@ def _schema_ok(value: JSON) -> bool:
     the chosen struct alone (MRTR-REQ-4): ``string`` with ``enum`` (and ``enumNames``:
     legacy enum; without: untitled single-select), with ``oneOf`` (titled single-select),
     else a string schema; ``array`` with an object ``items`` holding ``anyOf`` (titled
-    multi-select) or ``enum`` (untitled multi-select), anything else refused; ``number``
+    multi-select) or ``enum`` (untitled multi-select; its ``type`` a property type when present,
+    ``null`` refused), anything else refused; ``number``
     and ``integer``; ``boolean``. A missing, non-string or other ``type`` is refused.
     Every struct reads ``title`` and ``description`` as optional strings and keeps
     unknown members (``#[serde(flatten)] extra``).
@@ -155,8 +156,9 @@ def _schema_ok(value: JSON) -> bool:
         if "anyOf" in items:
             items_ok = _required(items, "anyOf", _is_enum_option_list)
         elif "enum" in items:
-            items_ok = _opt(
-                items, "type", lambda x: unit_variant_error(x, _PROPERTY_TYPES) is None
+            # EnumItems.type is `#[serde(default)] PropertyType`, not an Option: null is refused.
+            items_ok = (
+                "type" not in items or unit_variant_error(items["type"], _PROPERTY_TYPES) is None
             ) and _required(items, "enum", _is_str_list)
         else:
             return False

@@ -8,17 +8,84 @@ form and serde's wording are the shared combinators of :mod:`mcp_touchstone._ser
 
 :func:`read_struct` also decodes each field as serde_derive's visitor does, in its order
 (:func:`mcp_touchstone._serde.struct_fields`: an object's present keys sorted, then missing
-fields in declared order; an array's slots in declared order).
+fields in declared order; an array's slots in declared order). The field readers below
+(``string``, ``option``, ``seq``, ``string_map``, ``unit_enum``) read one value as its Rust type
+from a ``serde_json::Value`` and raise :class:`~mcp_touchstone._serde.SerdeError` with serde's
+words, which :func:`read_struct` re-raises as its caller's error type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
-from mcp_touchstone._serde import SerdeError, invalid_type, sequence_fields, struct_fields
+from mcp_touchstone._serde import (
+    SerdeError,
+    invalid_type,
+    sequence_fields,
+    struct_fields,
+    unit_variant_error,
+)
 from mcp_touchstone.serde_json import JSON
 
-__all__ = ["read_struct", "struct_members"]
+__all__ = [
+    "Reader",
+    "option",
+    "read_struct",
+    "seq",
+    "string",
+    "string_map",
+    "struct_members",
+    "unit_enum",
+]
+
+Reader = Callable[[JSON], object]
+"""Reads one field's value as its Rust type, raising :class:`SerdeError` (or its own error)."""
+
+
+def string(value: JSON) -> None:
+    """``String`` (or a newtype around one, such as neva's ``Uri``)."""
+    if not isinstance(value, str):
+        raise SerdeError(invalid_type(value, "a string"))
+
+
+def string_map(value: JSON) -> None:
+    """``HashMap<String, serde_json::Value>``: any object."""
+    if not isinstance(value, dict):
+        raise SerdeError(invalid_type(value, "a map"))
+
+
+def option(read: Reader) -> Reader:
+    """``Option<T>``: ``null`` is ``None``, anything else is read as ``T``."""
+
+    def read_option(value: JSON) -> None:
+        if value is not None:
+            read(value)
+
+    return read_option
+
+
+def seq(read: Reader) -> Reader:
+    """``Vec<T>``: an array whose elements are read in order, the first bad one failing."""
+
+    def read_seq(value: JSON) -> None:
+        if not isinstance(value, list):
+            raise SerdeError(invalid_type(value, "a sequence"))
+        for item in value:
+            read(item)
+
+    return read_seq
+
+
+def unit_enum(variants: tuple[str, ...]) -> Reader:
+    """A derived unit-only enum with JSON names ``variants`` (declared order): a name or the
+    map form ``{"<name>": null}`` (:func:`~mcp_touchstone._serde.unit_variant_error`)."""
+
+    def read_enum(value: JSON) -> None:
+        refused = unit_variant_error(value, variants)
+        if refused is not None:
+            raise SerdeError(refused)
+
+    return read_enum
 
 
 def struct_members(

@@ -8,7 +8,6 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-
 from assurance import mutants
 
 
