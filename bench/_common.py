@@ -72,14 +72,17 @@ def alternate(samplers: Mapping[str, Callable[[], float]], rounds: int) -> dict[
     return best
 
 
-def run_process(command: list[str], stdin: Path) -> tuple[float, float]:
+def run_process(
+    command: list[str], stdin: Path, env: Mapping[str, str] | None = None
+) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one whole process run of ``command`` with
-    ``stdin`` as its standard input (output read and discarded; a non-zero exit is an error).
+    ``stdin`` as its standard input (output read and discarded; a non-zero exit is an error),
+    in ``env`` (default: this process's environment).
     CPU time is the load-robust figure on a shared machine: waiting for a core is not in it."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with stdin.open("rb") as source:
         start = time.perf_counter()
-        done = subprocess.run(command, stdin=source, stdout=subprocess.PIPE, check=False)
+        done = subprocess.run(command, stdin=source, stdout=subprocess.PIPE, check=False, env=env)
         seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

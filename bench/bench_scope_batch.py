@@ -2,7 +2,9 @@
 ``touchstone harness`` (start-up, decode, resolve, answer, exit), against its goal and against
 in-run floors.
 
-Run: ``.venv/bin/python bench/bench_scope_batch.py``.
+Run: ``.venv/bin/python bench/bench_scope_batch.py [--before DIR]``.  With ``--before DIR`` (a
+source tree, e.g. ``git archive main src/mcp_touchstone | tar -x -C DIR``, byte-compiled), the
+batch and start+stop are also run with ``PYTHONPATH=DIR/src``, in the same alternation.
 
 Batch: ``start``, then 5,000 ``run`` lines cycling over every portable-kernel scope vector in
 ``conformance/vectors/scope`` (``scope.resolve_matching_grants`` and
@@ -32,8 +34,10 @@ peer.  Results go to ``bench/results/scope_batch.json``.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -87,6 +91,9 @@ def check_answers(command: list[str], batch: Path) -> None:
 
 def main() -> None:
     """Measure and print the table; write the JSON results."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", type=Path, help="a source tree to measure against")
+    args = parser.parse_args()
     command = harness_command()
     python = interpreter()
     floor_json = "import sys, json\nfor line in sys.stdin.buffer:\n    json.loads(line)\n"
@@ -97,17 +104,21 @@ def main() -> None:
         start_stop = Path(tmp) / "start_stop.ndjson"
         start_stop.write_text(f"{lines[0]}\n{lines[-1]}\n", encoding="utf-8")
         check_answers(command, batch)
-        runs = {
-            "ours/batch": (command, batch),
-            "ours/start+stop": (command, start_stop),
-            "floor/json.loads": ([python, "-c", floor_json], batch),
-            "floor/interpreter": ([python, "-c", "pass"], start_stop),
+        runs: dict[str, tuple[list[str], Path, dict[str, str] | None]] = {
+            "ours/batch": (command, batch, None),
+            "ours/start+stop": (command, start_stop, None),
+            "floor/json.loads": ([python, "-c", floor_json], batch, None),
+            "floor/interpreter": ([python, "-c", "pass"], start_stop, None),
         }
+        if args.before is not None:
+            env = {**os.environ, "PYTHONPATH": str(args.before.resolve() / "src")}
+            runs["before/batch"] = (command, batch, env)
+            runs["before/start+stop"] = (command, start_stop, env)
         best: dict[str, float] = {}
         cpu: dict[str, float] = {}
         for _ in range(ROUNDS):  # in alternation, so load falls on every process alike
-            for name, (argv, source) in runs.items():
-                wall_s, cpu_s = run_process(argv, source)
+            for name, (argv, source, run_env) in runs.items():
+                wall_s, cpu_s = run_process(argv, source, run_env)
                 best[name] = min(best.get(name, wall_s), wall_s)
                 cpu[name] = min(cpu.get(name, cpu_s), cpu_s)
         size = batch.stat().st_size
@@ -126,6 +137,17 @@ def main() -> None:
         ("floor/interpreter (python -c pass)", "floor/interpreter"),
     ):
         print(f"| {name:<40} | {best[key]:>7.3f} | {cpu[key]:>7.3f} | {ours / best[key]:>15.2f}x |")
+    if args.before is not None:
+        for name, key in (
+            ("before/batch (--before tree)", "before/batch"),
+            ("before/start+stop (--before tree)", "before/start+stop"),
+        ):
+            print(
+                f"| {name:<40} | {best[key]:>7.3f} | {cpu[key]:>7.3f} |"
+                f" {ours / best[key]:>15.2f}x |"
+            )
+        before_case = (best["before/batch"] - best["before/start+stop"]) / CASES
+        print(f"before: per case after start-up {before_case * 1e6:.1f} us")
     print(
         f"| {'anchor/Chio Rust matcher (issue 13)':<40} | {ANCHOR_S:>7.3f} | {'':>7} |"
         f" {ours / ANCHOR_S:>15.2f}x |"

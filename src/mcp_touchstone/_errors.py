@@ -16,7 +16,8 @@ when absent), turbomcp omits it when absent. ``RpcError.to_json()`` is neva's re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+
 
 if TYPE_CHECKING:
     from mcp_touchstone.serde_json import JSON

@@ -5,9 +5,12 @@ budget and the one exception type, shared by the reader (:mod:`._json_read`) and
 
 from __future__ import annotations
 
-from typing import TypeAlias
-
 from mcp_touchstone._errors import TouchstoneError
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
 
 __all__ = ["I64_MIN", "JSON", "MAX_DEPTH", "U64_MAX", "JsonError"]
 

@@ -6,8 +6,9 @@ millisecond on each (it compiles six methods one by one, and builds every class 
 slots) and pulls in :mod:`inspect`; in a ``touchstone harness`` process answering the suite once
 that was about a tenth of the reference's CPU outside the regex compiler.  :func:`record` gives a
 class the behaviour of the stdlib decorator with ``slots=True`` and ``frozen=True`` (or
-``frozen=False``), and the defaults ``init``, ``repr``, ``eq``, compiling only each class's
-``__init__``:
+``frozen=False``), and the defaults ``init``, ``repr``, ``eq``, with one compiled ``__init__``
+template per field count renamed for each class of plain fields (:func:`_init`), and
+``typing`` never imported at run time:
 
 * ``__init__(self, f1, f2=default, ...)``: the ``init`` fields in declared order, positional or
   keyword, with the declared defaults (a default is a plain class attribute); a
@@ -33,22 +34,48 @@ There is no ``__dataclass_fields__``: :func:`record_fields` and :func:`replace` 
 ``dataclasses.fields`` and ``dataclasses.replace``.  ``tests/test_records.py`` checks the
 behaviour against the stdlib decorator on the same declarations, and
 ``tests/scope/test_scope_records.py`` the real types against their declarations.  The module
-imports nothing but the standard library's ``typing`` and ``operator`` and the shared error
+imports nothing but the standard library's ``sys``, ``types`` and ``operator`` and the shared error
 root, so every core may use it (``tests/test_layering.py``).
 """
 
 from __future__ import annotations
 
-import typing
+import sys
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
+from types import CodeType, FunctionType
 
 from mcp_touchstone._errors import TouchstoneError
 
-__all__ = ["FrozenInstanceError", "field", "record", "record_fields", "replace"]
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+
+    def dataclass_transform(**kwargs: object) -> Callable[[Callable[..., object]], object]:
+        """``typing.dataclass_transform`` at run time: it only records its arguments on the
+        decorated function, for type checkers; this records them the same way."""
+
+        def mark(function: Callable[..., object]) -> object:
+            function.__dataclass_transform__ = {  # type: ignore[attr-defined]  # as typing does
+                "eq_default": True,
+                "order_default": False,
+                "kw_only_default": False,
+                "field_specifiers": kwargs.get("field_specifiers", ()),
+                "kwargs": {k: v for k, v in kwargs.items() if k != "field_specifiers"},
+            }
+            return function
+
+        return mark
+
+    def overload(function: Callable[..., object]) -> Callable[..., object]:
+        """``typing.overload`` at run time: the declaration is replaced by the definition."""
+        return function
+
+
+__all__ = ["FrozenInstanceError", "field", "record", "record_fields", "replace"]
 
 
 class FrozenInstanceError(TouchstoneError, AttributeError):
@@ -93,6 +120,10 @@ _MISSING = _Missing()
 def _is_classvar(annotation: object) -> bool:
     if isinstance(annotation, str):
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    # Not a string: a typing object needs typing loaded (it made it), else it is no ClassVar.
+    typing = sys.modules.get("typing")
+    if typing is None:
+        return False
     return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
 
 
@@ -129,13 +160,78 @@ def replace(value: T, /, **changes: Any) -> T:
     return made
 
 
+_TEMPLATES: dict[int, CodeType] = {}
+"""``__init__`` code by field count, compiled once with placeholder names (see :func:`_init`)."""
+
+
+def _template(count: int) -> CodeType:
+    """The code of ``def __init__(self, __f0, ...): __set(self, "__f0", __f0); ...``."""
+    code = _TEMPLATES.get(count)
+    if code is None:
+        names = [f"__f{i}" for i in range(count)]
+        body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
+        module = compile(
+            f"def __init__({', '.join(['self', *names])}):\n{body}", "<record>", "exec"
+        )
+        code = _TEMPLATES[count] = next(c for c in module.co_consts if isinstance(c, CodeType))
+    return code
+
+
 def _init(
     cls: type,
     names: tuple[str, ...],
     defaults: dict[str, object],
     factories: dict[str, _Factory],
 ) -> Callable[..., None]:
-    """The compiled ``__init__`` (the one method whose speed and signature matter)."""
+    """The ``__init__`` (the one method whose speed and signature matter).  A class of plain
+    fields (no factory, no ``__post_init__``) gets the template code of its field count with
+    the placeholders renamed to the fields (parameter names and the field-name constants) and
+    the defaults as ``__defaults__``: compiling a function per class was most of the cost of
+    declaring one.  Any other class, and a field list the template cannot carry (a default
+    before a field without one, a field named ``self``), compiles its own source, which raises
+    what it always raised."""
+    required = len(names) - len(defaults)
+    if not (
+        factories
+        or "__post_init__" in cls.__dict__
+        or "self" in names
+        or any(n in defaults for n in names[:required])
+    ):
+        template = _template(len(names))
+        placeholders = {f"__f{i}": name for i, name in enumerate(names)}
+        code = template.replace(
+            co_varnames=("self", *names),
+            co_consts=tuple(
+                placeholders.get(c, c) if type(c) is str else c for c in template.co_consts
+            ),
+            co_filename=f"<record {cls.__qualname__}>",
+        )
+        argdefs = tuple(defaults[n] for n in names[required:])
+        fast: Callable[..., None] = FunctionType(
+            code, {"__set": object.__setattr__}, "__init__", argdefs or None
+        )
+        return _named(fast, cls, names, factories)
+    return _named(_compiled_init(cls, names, defaults, factories), cls, names, factories)
+
+
+def _named(
+    init: Callable[..., None], cls: type, names: tuple[str, ...], factories: dict[str, _Factory]
+) -> Callable[..., None]:
+    annotations = cls.__annotations__
+    shown = {n: annotations[n] for n in names if n not in factories or factories[n].init}
+    init.__annotations__ = shown | {"return": None}
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _compiled_init(
+    cls: type,
+    names: tuple[str, ...],
+    defaults: dict[str, object],
+    factories: dict[str, _Factory],
+) -> Callable[..., None]:
+    """``__init__`` compiled from its own source (factories, ``__post_init__``, and the field
+    lists the template cannot carry)."""
     params = ["self"]
     body: list[str] = []
     scope: dict[str, Any] = {"__set": object.__setattr__, "__missing": _MISSING}
@@ -162,10 +258,6 @@ def _init(
     # The source is made from the field names only (identifiers), as dataclasses does.
     exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope, made)
     init: Callable[..., None] = made["__init__"]
-    annotations = cls.__annotations__
-    shown = {n: annotations[n] for n in names if n not in factories or factories[n].init}
-    init.__annotations__ = shown | {"return": None}
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
 
@@ -238,11 +330,11 @@ def _make(cls: type[T], frozen: bool, eq: bool) -> type[T]:
 @overload
 def record(cls: type[T], /) -> type[T]: ...
 @overload
-def record(*, frozen: bool = True, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+def record(*, frozen: bool = True, eq: bool = True) -> Callable[[type[T]], type[T]]: ...  # noqa: F811  # overloads (ruff does not know the run-time stand-in)
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[T] | None = None, /, *, frozen: bool = True, eq: bool = True) -> Any:
+def record(cls: type[T] | None = None, /, *, frozen: bool = True, eq: bool = True) -> Any:  # noqa: F811
     """Make ``cls`` a slotted value class of its annotated fields, frozen unless ``frozen`` is
     false, compared by value unless ``eq`` is false (see the module); ``@record``,
     ``@record(frozen=False)`` or ``@record(eq=False)``."""

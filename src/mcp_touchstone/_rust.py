@@ -18,7 +18,11 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Final
+
 
 __all__ = [
     "I8_MAX",

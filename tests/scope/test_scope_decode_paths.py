@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from mcp_touchstone.scope import ScopeDecodeError, decode_constraint, decode_scope
 from mcp_touchstone.scope._decode_fast import fast_scope
+from mcp_touchstone.scope._decode_forms import Where, place_text
 from mcp_touchstone.scope._types import (
     ChioScope,
     MonetaryAmount,
@@ -418,3 +419,35 @@ def test_shape_refusals_name_the_enum_and_the_length() -> None:
         assert str(exc.value) == (
             f"constraint: invalid length {length}, expected adjacently tagged enum Constraint"
         )
+
+
+@given(
+    root=st.sampled_from(["scope", "grant", "model_metadata"]),
+    steps=st.lists(
+        st.one_of(st.integers(min_value=0, max_value=10_000), st.sampled_from([".grants", ".x"])),
+        max_size=6,
+    ),
+)
+def test_a_lazy_place_reads_as_the_text_it_stands_for(root: str, steps: list[int | str]) -> None:
+    """A place passed down as ``(parent, step)`` pairs writes out as the eagerly built text."""
+    place: Where = root
+    eager = root
+    for step in steps:
+        place = (place, step)
+        eager = f"{eager}[{step}]" if isinstance(step, int) else f"{eager}{step}"
+    assert place_text(place) == eager
+    assert ScopeDecodeError(place, "bad").where == eager
+    assert str(ScopeDecodeError(place, "bad")) == f"{eager}: bad"
+
+
+def test_a_deep_refusal_names_its_whole_place() -> None:
+    """An error three levels down names every step to it, indices and fields alike."""
+    good: JSON = {"server_id": "s", "tool_name": "t", "operations": ["invoke"]}
+    bad: JSON = {"server_id": "s", "tool_name": "t", "operations": [7]}
+    scope: JSON = {"grants": [good, good, bad]}
+    with pytest.raises(ScopeDecodeError) as info:
+        decode_scope(scope)
+    assert info.value.where == "scope.grants[2].operations[0]"
+    with pytest.raises(ScopeDecodeError) as info:
+        decode_constraint(["custom", ["k", 3]])
+    assert info.value.where == "constraint[1][1]"

@@ -92,11 +92,27 @@ def _error_output(kind: str, message: str | None = None) -> EncodedOutput:
     return output
 
 
-def _parsed(resolve: Resolver, *, capability: bool) -> HarnessOperation:
-    """The operation ``_answer(raw, resolve)`` for parsed input: the common case in one pass
+def _resolved_output(
+    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON, *, capability: bool
+) -> EncodedOutput:
+    """The answer of a resolution of parsed ``arguments`` (no ``check_arguments``: a value
+    ``serde_json.from_str`` made always passes it), with its JSON text."""
+    found = resolve_parsed(scope, tool_name, server_id, arguments)
+    if type(found) is tuple:
+        if found or not capability:
+            return _matches_output(found)
+        return _error_output("out_of_scope")
+    assert isinstance(found, ConstraintError)
+    return _error_output("constraint_error", found.message)
+
+
+def _parsed(*, capability: bool) -> HarnessOperation:
+    """The operation ``_answer(raw, resolve)`` (``resolve_capability_grants`` when
+    ``capability``, else ``resolve_matching_grants``) for parsed input: the common case in one pass
     (``decode_scope``'s fast path, the resolution without ``check_arguments``, the answer
-    with its JSON text), anything else through ``_answer`` (with the general decoder once the
-    fast path has declined the scope)."""
+    with its JSON text); anything else is read by ``_read_input`` (with the general decoder
+    once the fast path has declined the scope), resolved the same way and answered with its
+    text too, so every error message still comes from the one general reader."""
 
     def operation(raw: JSON) -> dict[str, JSON]:
         decode = decode_scope
@@ -105,17 +121,19 @@ def _parsed(resolve: Resolver, *, capability: bool) -> HarnessOperation:
             server_id = raw.get("server_id")
             if type(tool_name) is str and type(server_id) is str:
                 scope = fast_scope(raw["scope"])
-                if scope is None:
-                    decode = decode_scope_general
-                else:
-                    found = resolve_parsed(scope, tool_name, server_id, raw["arguments"])
-                    if type(found) is tuple:
-                        if found or not capability:
-                            return _matches_output(found)
-                        return _error_output("out_of_scope")
-                    assert isinstance(found, ConstraintError)
-                    return _error_output("constraint_error", found.message)
-        return _answer(raw, resolve, decode)
+                if scope is not None:
+                    return _resolved_output(
+                        scope, tool_name, server_id, raw["arguments"], capability=capability
+                    )
+                decode = decode_scope_general
+        read = _read_input(raw, decode)
+        if isinstance(read, dict):  # invalid_input: {"error": {"kind", "message"}}
+            error = read["error"]
+            assert isinstance(error, dict)
+            message = error["message"]
+            assert isinstance(message, str)
+            return _error_output("invalid_input", message)
+        return _resolved_output(*read, capability=capability)
 
     return operation
 
@@ -126,7 +144,7 @@ OPERATIONS: dict[str, HarnessOperation] = {
 }
 
 PARSED_OPERATIONS: dict[str, HarnessOperation] = {
-    "scope.resolve_matching_grants": _parsed(resolve_matching_grants, capability=False),
-    "scope.resolve_capability_grants": _parsed(resolve_capability_grants, capability=True),
+    "scope.resolve_matching_grants": _parsed(capability=False),
+    "scope.resolve_capability_grants": _parsed(capability=True),
 }
 """The two operations for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""

@@ -11,11 +11,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from typing import BinaryIO
 
 from mcp_touchstone import __version__, serde_json
 from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 
 PROTOCOL_VERSION = 1
 

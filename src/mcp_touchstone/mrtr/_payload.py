@@ -285,7 +285,7 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     req = fields["req"]
     principal = fields.get("principal")
     aud = fields.get("aud")
-    # The types were checked by _check_field above; the casts only inform the type checker.
+    # The types were checked by check_field above; the casts only inform the type checker.
     return StatePayload(
         answers=cast("dict[str, JSON]", answers),
         exp=cast("int", exp),

@@ -4,12 +4,16 @@ slice, exact in its messages and error positions (MRTR-PAYLOAD-2..8).
 It reads the payload's members, checks each field's JSON type, and hands the fields to a
 builder (``StatePayload``'s) before the trailing-characters check. :class:`PayloadError` and
 :data:`FIELD_ORDER` live here and are re-exported by :mod:`mcp_touchstone.mrtr._payload`.
+
+A little over ~400 lines, on purpose: it is one reader (serde_json's ``Deserializer`` and
+``SliceRead`` for this struct) whose syntax skipping, typed reads and struct forms share the
+cursor and serde_json's position rules; split, each part would re-derive them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import (
@@ -36,6 +40,19 @@ FIELD_ORDER: tuple[str, ...] = (
 """The payload's fields in neva's declared (and serialized) order."""
 
 _MAX_DEPTH = 128
+_OPENS = {"answers": 0x7B, "memos": 0x7B, "requested": 0x5B, "effects": 0x5B}
+"""The bracket each container field opens with; every other field is a scalar."""
+_EXPECTING = {
+    "answers": "a map",
+    "memos": "a map",
+    "requested": "a sequence",
+    "effects": "a sequence",
+    "exp": "u64",
+    "req": "a string",
+    "principal": "a string",
+    "aud": "a string",
+}
+"""serde's ``expecting`` text of each field's type (``Option<String>`` reads as a string)."""
 _WS = b" \t\n\r"
 
 
@@ -47,33 +64,27 @@ def _invalid_type(value: JSON, expected: str) -> str:
     return invalid_type(value, expected)
 
 
-def check_field(name: str, value: JSON) -> JSON:
-    """Check one field's JSON type; return the value in the dataclass's shape."""
+def check_field(name: str, value: JSON) -> None:
+    """Check one field's JSON type; raise :class:`PayloadError` with serde's wording."""
     if name in ("answers", "memos"):
         if not isinstance(value, dict):
             raise PayloadError(_invalid_type(value, "a map"))
-        return value
-    if name in ("requested", "effects"):
+    elif name in ("requested", "effects"):
         if not isinstance(value, list):
             raise PayloadError(_invalid_type(value, "a sequence"))
         for item in value:
             if not isinstance(item, str):
                 raise PayloadError(_invalid_type(item, "a string"))
-        return value
-    if name == "exp":
+    elif name == "exp":
         if isinstance(value, bool) or not isinstance(value, int):
             raise PayloadError(_invalid_type(value, "u64"))
         if not 0 <= value <= U64_MAX:
             raise PayloadError(invalid_value(value, "u64"))
-        return value
-    if name == "req":
+    elif name == "req":
         if not isinstance(value, str):
             raise PayloadError(_invalid_type(value, "a string"))
-        return value
-    # principal, aud: Option<String>
-    if value is not None and not isinstance(value, str):
+    elif value is not None and not isinstance(value, str):  # principal, aud: Option<String>
         raise PayloadError(_invalid_type(value, "a string"))
-    return value
 
 
 class PayloadReader:
@@ -113,8 +124,14 @@ class PayloadReader:
         self.pos += 1
 
     # ---------------------------------------------------------------- syntax
-    def skip_string(self) -> None:
-        """Skip a string (cursor on the opening quote): escapes and control bytes checked."""
+    def skip_string(self, *, ignored: bool = False) -> None:
+        """Skip a string (cursor on the opening quote): escapes and control bytes checked.
+
+        Positions are serde_json's ``SliceRead``: a ``\\u`` escape with fewer than four bytes
+        left is ``EOF while parsing a string`` at the end, one with four non-hex bytes is
+        ``invalid escape`` after them; a control byte is reported after it by ``parse_str``
+        (a typed string or a key) but before it by ``ignore_str`` (``ignored``: the string is
+        part of an ignored member)."""
         data = self.data
         pos = self.pos + 1
         while True:
@@ -127,7 +144,8 @@ class PayloadReader:
                 return
             if b < 0x20:
                 raise self.error(
-                    "control character (\\u0000-\\u001F) found while parsing a string", pos
+                    "control character (\\u0000-\\u001F) found while parsing a string",
+                    pos - 1 if ignored else pos,
                 )
             if b == 0x5C:
                 pos += 1
@@ -137,8 +155,11 @@ class PayloadReader:
                 esc = data[pos]
                 if esc == 0x75:  # \u
                     hexpart = data[pos + 1 : pos + 5]
-                    if len(hexpart) < 4 or any(c not in b"0123456789abcdefABCDEF" for c in hexpart):
-                        raise self.error("invalid escape", pos)
+                    if len(hexpart) < 4:
+                        self.pos = len(data)
+                        raise self.error("EOF while parsing a string", len(data))
+                    if any(c not in b"0123456789abcdefABCDEF" for c in hexpart):
+                        raise self.error("invalid escape", pos + 4)
                     pos += 5
                     continue
                 if esc not in b'"\\/bfnrt':
@@ -175,14 +196,14 @@ class PayloadReader:
                 pos += 1
         self.pos = pos
 
-    def skip_key(self) -> None:
-        """Skip ``"key":`` inside an object being skipped."""
+    def skip_key(self, *, ignored: bool = False) -> None:
+        """Skip ``"key":`` inside an object being skipped (``ignored``: see :meth:`skip_string`)."""
         self.skip_ws()
         if self.peek() != 0x22:
             if self.peek() is None:
                 raise self.error("EOF while parsing an object")
             raise self.error("key must be a string")
-        self.skip_string()
+        self.skip_string(ignored=ignored)
         self.expect(b":", "an object")
 
     def skip_literal(self, word: bytes) -> None:
@@ -214,7 +235,7 @@ class PayloadReader:
             if b is None:
                 raise self.error("EOF while parsing a value")
             if b == 0x22:
-                self.skip_string()
+                self.skip_string(ignored=not limited)
             elif b in b"-0123456789":
                 self.skip_number()
             elif b in b"tfn":
@@ -227,10 +248,12 @@ class PayloadReader:
                 self.skip_ws()
                 if self.peek() == close:
                     self.pos += 1
+                elif self.peek() is None and close == 0x5D:
+                    raise self.error("EOF while parsing a list")  # serde's has_next_element
                 else:
                     stack.append(close)
                     if b == 0x7B:
-                        self.skip_key()
+                        self.skip_key(ignored=not limited)
                     continue
             else:
                 raise self.error("expected value")
@@ -253,10 +276,13 @@ class PayloadReader:
                     raise self.error("expected `,` or `" + chr(close) + "`")
                 self.pos += 1
                 self.skip_ws()
-                if self.peek() == close:
+                # A typed value is serde_json's parse_seq/parse_map: `trailing comma`. An ignored
+                # one is ignore_value, which reads on: `expected value` at a `]`, `key must be a
+                # string` at a `}` (from the next value or key read below).
+                if limited and self.peek() == close:
                     raise self.error("trailing comma")
                 if close == 0x7D:
-                    self.skip_key()
+                    self.skip_key(ignored=not limited)
                 break
 
     def value(self, depth: int) -> JSON:
@@ -267,7 +293,10 @@ class PayloadReader:
         try:
             return from_str(self.data[start : self.pos])
         except JsonError as exc:
-            raise self.error(str(exc).split(" at line ")[0], self.pos - 1) from None
+            # Only the layer's syntax errors carry a position, and skip_value has refused every
+            # syntax error already: what is left (a lone surrogate, invalid UTF-8, a number out
+            # of range) is a bare reason, placed here.
+            raise self.error(str(exc), self.pos - 1) from None
 
     def key(self) -> str:
         self.skip_ws()
@@ -279,8 +308,8 @@ class PayloadReader:
         self.skip_string()
         try:
             decoded = from_str(self.data[start : self.pos])
-        except JsonError as exc:
-            raise self.error(str(exc).split(" at line ")[0], start) from None
+        except JsonError as exc:  # a bare reason, as in value()
+            raise self.error(str(exc), start) from None
         assert isinstance(decoded, str)
         return decoded
 
@@ -306,13 +335,55 @@ class PayloadReader:
             raise self.error("trailing comma")
         return False
 
+    def before(self, message: str, index: int) -> PayloadError:
+        """An error at serde_json's ``position()`` with byte ``index`` not yet consumed."""
+        start_of_line = self.data.rfind(b"\n", 0, index) + 1
+        line = self.data.count(b"\n", 0, start_of_line) + 1
+        return PayloadError(f"{message} at line {line} column {index - start_of_line}")
+
+    def strings(self, depth: int) -> list[str]:
+        """A ``Vec<String>`` (cursor on its ``[``), element by element as serde reads it: the
+        first element that is no string fails where ``peek_invalid_type`` puts it, before
+        anything after it is read."""
+        self.pos += 1
+        out: list[str] = []
+        self.skip_ws()
+        if self.peek() == 0x5D:
+            self.pos += 1
+            return out
+        if self.peek() is None:
+            raise self.error("EOF while parsing a list")
+        while True:
+            self.skip_ws()
+            start = self.pos
+            if self.peek() in (0x5B, 0x7B):
+                kind = "sequence" if self.peek() == 0x5B else "map"
+                raise self.before(f"invalid type: {kind}, expected a string", start)
+            item = self.value(depth + 1)
+            if not isinstance(item, str):
+                raise self.error(_invalid_type(item, "a string"), self.pos - 1)
+            out.append(item)
+            if self.member_end(0x5D):
+                return out
+
     def typed(self, name: str, depth: int) -> JSON:
+        """One field's value, refused where serde_json refuses it: a bracket that opens the
+        wrong kind of value before it is read (``peek_invalid_type`` only peeks it), a scalar
+        of the wrong type after it."""
+        self.skip_ws()
         start = self.pos
+        b = self.peek()
+        if b in (0x5B, 0x7B) and _OPENS.get(name) != b:
+            kind = "sequence" if b == 0x5B else "map"
+            raise self.before(f"invalid type: {kind}, expected {_EXPECTING[name]}", start)
+        if b == 0x5B:
+            return cast("JSON", self.strings(depth))
         value = self.value(depth)
         try:
-            return check_field(name, value)
+            check_field(name, value)
         except PayloadError as exc:
-            raise self.error(str(exc), max(self.pos - 1, start)) from None
+            raise self.error(str(exc), self.pos - 1) from None
+        return value
 
     def payload(self, build: Callable[[dict[str, JSON], int | None], _T]) -> _T:
         """Read the payload's fields and hand them to ``build`` (which may raise
@@ -345,6 +416,8 @@ class PayloadReader:
             self.skip_ws()
             if self.peek() == 0x5D:
                 self.pos += 1
+            elif self.peek() is None:
+                raise self.error("EOF while parsing a list")
             else:
                 while True:
                     if seq_len >= len(FIELD_ORDER):
@@ -357,12 +430,9 @@ class PayloadReader:
         else:
             if b is None:
                 raise self.error("EOF while parsing a value")
-            start = self.pos
-            try:
-                found = self.value(0)
-            except PayloadError:
-                raise
-            raise self.error(_invalid_type(found, "struct StatePayload"), start)
+            # serde_json's peek_invalid_type parses the scalar, then reports after it.
+            found = self.value(0)
+            raise self.error(_invalid_type(found, "struct StatePayload"), self.pos - 1)
         end = self.pos
         try:
             result = build(fields, seq_len)

@@ -21,7 +21,9 @@ __all__ = [
     "Root",
 ]
 
-_STRICT = ConfigDict(strict=True, extra="ignore", frozen=True, populate_by_name=True)
+_STRICT = ConfigDict(strict=True, extra="ignore", frozen=True, populate_by_name=False)
+"""Strict, unknown members ignored, immutable; read by the wire names only (serde's `rename`:
+a Python field name such as `stop_reason` or `meta` is an unknown member there)."""
 
 
 class ElicitResult(BaseModel):

@@ -31,7 +31,8 @@ the admission, AG-UI, entry and hosted modules' start-up.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
 
 if TYPE_CHECKING:
     from mcp_touchstone.scope._admission import (

@@ -19,12 +19,14 @@ domains, allowlists) share its caches; the Rust string semantics it used live in
 
 from __future__ import annotations
 
-from typing import Final
-
 from mcp_touchstone import serde_json
 from mcp_touchstone._rust import ascii_lower, rust_trim
 from mcp_touchstone.scope._record import record
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "AUDIENCE_KEYS",

@@ -15,13 +15,13 @@ common map shapes are read in one pass first (:mod:`._decode_fast`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._decode_forms import (
     OPTIONAL,
     REQUIRED,
     ScopeDecodeError,
+    Where,
     bool_,
     invalid_type_error,
     option,
@@ -77,6 +77,10 @@ from mcp_touchstone.scope._types import (
     ToolGrant,
 )
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "ScopeDecodeError",
@@ -150,7 +154,7 @@ _model_fields = struct_variant(
 _strings = seq(string)
 
 
-def _custom(value: JSON, where: str) -> Custom:
+def _custom(value: JSON, where: Where) -> Custom:
     if not isinstance(value, list):
         raise invalid_type_error(where, value, "tuple variant Constraint::Custom")
     if len(value) < 2:
@@ -161,16 +165,16 @@ def _custom(value: JSON, where: str) -> Custom:
         )
     if len(value) > 2:
         raise ScopeDecodeError(where, f"invalid length {len(value)}, expected 2 elements")
-    return Custom(string(value[0], f"{where}[0]"), string(value[1], f"{where}[1]"))
+    return Custom(string(value[0], (where, 0)), string(value[1], (where, 1)))
 
 
-def _unit_content(value: JSON, where: str) -> GovernedIntentRequired:
+def _unit_content(value: JSON, where: Where) -> GovernedIntentRequired:
     if value is not None:
         raise invalid_type_error(where, value, "unit variant Constraint::GovernedIntentRequired")
     return GovernedIntentRequired()
 
 
-_CONTENT: Final[dict[ConstraintKind, Callable[[JSON, str], Constraint]]] = {
+_CONTENT: Final[dict[ConstraintKind, Callable[[JSON, Where], Constraint]]] = {
     ConstraintKind.PATH_PREFIX: lambda v, w: PathPrefix(string(v, w)),
     ConstraintKind.DOMAIN_EXACT: lambda v, w: DomainExact(string(v, w)),
     ConstraintKind.DOMAIN_GLOB: lambda v, w: DomainGlob(string(v, w)),
@@ -212,7 +216,7 @@ _TAGS: Final = {kind.value: kind for kind in ConstraintKind}
 _TAG_LIST: Final = ", ".join(f"`{kind.value}`" for kind in ConstraintKind)
 
 
-def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
+def _tag(value: JSON, where: Where, *, as_enum: bool) -> ConstraintKind:
     """The variant named by a tag.  In the map form serde reads the tag as a unit enum
     (``deserialize_enum``), so ``{"max_length": null}`` names a variant as well as
     ``"max_length"``; in the array form it is a bare identifier (a string only)."""
@@ -230,11 +234,11 @@ def _tag(value: JSON, where: str, *, as_enum: bool) -> ConstraintKind:
     if kind is None:
         raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
     if content is not None:
-        raise invalid_type_error(f"{where}.{name}", content, "unit")
+        raise invalid_type_error((where, f".{name}"), content, "unit")
     return kind
 
 
-def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
+def decode_constraint(value: JSON, where: Where = "constraint") -> Constraint:
     """Decode one adjacently tagged ``{"type": ..., "value": ...}`` constraint (SCOPE-SHAPE-4).
 
     Keys may come in any order and any other key is rejected.  The two-element array form
@@ -251,18 +255,18 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
                 )
         if "type" not in value:
             raise ScopeDecodeError(where, "missing field `type`")
-        kind = _tag(value["type"], f"{where}.type", as_enum=True)
+        kind = _tag(value["type"], (where, ".type"), as_enum=True)
         if "value" not in value:
             if kind is ConstraintKind.GOVERNED_INTENT_REQUIRED:
                 return GovernedIntentRequired()
             raise ScopeDecodeError(where, "missing field `value`")
-        return _CONTENT[kind](value["value"], f"{where}.value")
+        return _CONTENT[kind](value["value"], (where, ".value"))
     if isinstance(value, list):
         if not value:
             raise ScopeDecodeError(
                 where, "invalid length 0, expected adjacently tagged enum Constraint"
             )
-        kind = _tag(value[0], f"{where}[0]", as_enum=False)
+        kind = _tag(value[0], (where, 0), as_enum=False)
         if len(value) < 2:
             raise ScopeDecodeError(
                 where, "invalid length 1, expected adjacently tagged enum Constraint"
@@ -271,7 +275,7 @@ def decode_constraint(value: JSON, where: str = "constraint") -> Constraint:
             raise ScopeDecodeError(
                 where, f"invalid length {len(value)}, expected fewer elements in array"
             )
-        return _CONTENT[kind](value[1], f"{where}[1]")
+        return _CONTENT[kind](value[1], (where, 1))
     raise invalid_type_error(where, value, "adjacently tagged enum Constraint")
 
 
@@ -295,7 +299,7 @@ _tool_grant = record(
 )
 
 
-def decode_tool_grant(value: JSON, where: str = "grant") -> ToolGrant:
+def decode_tool_grant(value: JSON, where: Where = "grant") -> ToolGrant:
     """Decode one ``ToolGrant`` (SCOPE-SHAPE-2); unknown keys are ignored."""
     return _tool_grant(value, where)
 
@@ -323,7 +327,7 @@ _scope = record(
 )
 
 
-def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
+def decode_scope(value: JSON, where: Where = "scope") -> ChioScope:
     """Decode a ``ChioScope`` from a parsed JSON value exactly as Chio's serde types accept it.
 
     Raises :class:`ScopeDecodeError` (a ``ValueError``) naming the offending place, e.g.
@@ -338,7 +342,7 @@ def decode_scope(value: JSON, where: str = "scope") -> ChioScope:
     return _scope(value, where)
 
 
-def decode_scope_general(value: JSON, where: str = "scope") -> ChioScope:
+def decode_scope_general(value: JSON, where: Where = "scope") -> ChioScope:
     """:func:`decode_scope` without its one-pass attempt, for a caller that has already had
     :func:`._decode_fast.fast_scope` decline ``value`` (then the two are the same decoder)."""
     return _scope(value, where)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, Final, TypeVar
 
 from mcp_touchstone._rust import U32_MAX, U64_MAX, USIZE_MAX
 from mcp_touchstone.scope._record import record_fields
@@ -63,9 +62,14 @@ from mcp_touchstone.scope._types import (
 )
 from mcp_touchstone.serde_json import JSON
 
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeVar
+
+    C = TypeVar("C")
+
 __all__ = ["fast_scope"]
 
-C = TypeVar("C")
 
 _new = object.__new__
 

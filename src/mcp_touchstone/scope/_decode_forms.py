@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Any, Final, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import (
@@ -26,14 +25,24 @@ from mcp_touchstone._serde import (
 )
 from mcp_touchstone.serde_json import JSON
 
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeAlias, TypeVar
+
+    T = TypeVar("T")
+    E = TypeVar("E", bound=Enum)
+    R = TypeVar("R")
+
 __all__ = [
     "OPTIONAL",
     "REQUIRED",
     "Decoder",
     "ScopeDecodeError",
+    "Where",
     "bool_",
     "invalid_type_error",
     "option",
+    "place_text",
     "record",
     "seq",
     "string",
@@ -44,43 +53,56 @@ __all__ = [
     "usize",
 ]
 
-T = TypeVar("T")
-E = TypeVar("E", bound=Enum)
-R = TypeVar("R")
+
+Where = str | tuple["Where", str | int]
+"""A place in the decoded value: its text (``scope.grants[0]``), or ``(parent, step)`` with
+``step`` a ``.field`` suffix or an element index.  The decoders pass places down as pairs and
+only an error writes one out (:func:`place_text`): a value that decodes never formats a place."""
+
+
+def place_text(where: Where) -> str:
+    """The text of a place: ``(("scope", ".grants"), 0)`` is ``scope.grants[0]``."""
+    steps: list[str] = []
+    while isinstance(where, tuple):
+        where, step = where
+        steps.append(f"[{step}]" if isinstance(step, int) else step)
+    steps.append(where)
+    return "".join(reversed(steps))
 
 
 class ScopeDecodeError(TouchstoneError, ValueError):
     """A JSON value that Chio's serde decoder would reject; ``where`` names the place."""
 
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(f"{where}: {problem}")
-        self.where = where
+    def __init__(self, where: Where, problem: str) -> None:
+        text = place_text(where)
+        super().__init__(f"{text}: {problem}")
+        self.where = text
         self.problem = problem
 
 
-def invalid_type_error(where: str, value: JSON, expected: str) -> ScopeDecodeError:
+def invalid_type_error(where: Where, value: JSON, expected: str) -> ScopeDecodeError:
     return ScopeDecodeError(where, invalid_type(value, expected))
 
 
 # --------------------------------------------------------------------------- primitives
 
-Decoder = Callable[[JSON, str], Any]
+Decoder: TypeAlias = "Callable[[JSON, Where], Any]"
 
 
-def string(value: JSON, where: str) -> str:
+def string(value: JSON, where: Where) -> str:
     if isinstance(value, str):
         return value
     raise invalid_type_error(where, value, "a string")
 
 
-def bool_(value: JSON, where: str) -> bool:
+def bool_(value: JSON, where: Where) -> bool:
     if isinstance(value, bool):
         return value
     raise invalid_type_error(where, value, "a boolean")
 
 
 def _unsigned(name: str) -> Decoder:
-    def decode(value: JSON, where: str) -> int:
+    def decode(value: JSON, where: Where) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise invalid_type_error(where, value, name)
         if not integer_in(value, name):
@@ -96,17 +118,17 @@ usize = _unsigned("usize")
 
 
 def option(inner: Decoder) -> Decoder:
-    def decode(value: JSON, where: str) -> Any:
+    def decode(value: JSON, where: Where) -> Any:
         return None if value is None else inner(value, where)
 
     return decode
 
 
 def seq(inner: Decoder) -> Decoder:
-    def decode(value: JSON, where: str) -> tuple[Any, ...]:
+    def decode(value: JSON, where: Where) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise invalid_type_error(where, value, "a sequence")
-        return tuple(inner(item, f"{where}[{i}]") for i, item in enumerate(value))
+        return tuple([inner(item, (where, i)) for i, item in enumerate(value)])
 
     return decode
 
@@ -116,7 +138,7 @@ def unit_enum(cls: type[E], type_name: str) -> Decoder:
     by_name = {member.value: member for member in cls}
     expected = ", ".join(f"`{name}`" for name in by_name)
 
-    def decode(value: JSON, where: str) -> E:
+    def decode(value: JSON, where: Where) -> E:
         if isinstance(value, str):
             name = value
         elif isinstance(value, dict):
@@ -129,7 +151,7 @@ def unit_enum(cls: type[E], type_name: str) -> Decoder:
         if member is None:
             raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {expected}")
         if isinstance(value, dict) and content is not None:
-            raise invalid_type_error(f"{where}.{name}", content, "unit")
+            raise invalid_type_error((where, f".{name}"), content, "unit")
         return member
 
     return decode
@@ -149,14 +171,15 @@ def _struct(
     fields: Sequence[tuple[str, Decoder, object]],
     *,
     deny_unknown: bool,
-) -> Callable[[JSON, str], dict[str, Any]]:
+) -> Callable[[JSON, Where], dict[str, Any]]:
     """A serde-derived struct decoder: a map by field name, or an array by position."""
     names = tuple(f for f, _, _ in fields)
+    steps = {f: f".{f}" for f in names}
     decoders = {f: dec for f, dec, _ in fields}
     defaulted = frozenset(f for f, _, d in fields if d is not REQUIRED and d is not OPTIONAL)
     expected_names = " or ".join(f"`{n}`" for n in names)
 
-    def decode(value: JSON, where: str) -> dict[str, Any]:
+    def decode(value: JSON, where: Where) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if isinstance(value, dict):
             if deny_unknown:
@@ -167,7 +190,7 @@ def _struct(
                         )
             for fname, dec, default in fields:
                 if fname in value:
-                    out[fname] = dec(value[fname], f"{where}.{fname}")
+                    out[fname] = dec(value[fname], (where, steps[fname]))
                 elif default is REQUIRED:
                     raise ScopeDecodeError(where, missing_field(fname))
                 elif default is OPTIONAL:
@@ -182,7 +205,7 @@ def _struct(
                 raise ScopeDecodeError(where, fewer_elements(len(value)))
 
             def element(fname: str, i: int, item: JSON) -> None:
-                out[fname] = decoders[fname](item, f"{where}[{i}]")
+                out[fname] = decoders[fname](item, (where, i))
 
             try:
                 sequence_fields(value, name, names, defaulted, element)
@@ -202,11 +225,11 @@ def record(
     fields: Sequence[tuple[str, Decoder, object]],
     *,
     deny_unknown: bool,
-) -> Callable[[JSON, str], R]:
+) -> Callable[[JSON, Where], R]:
     """A serde-derived struct decoder that builds ``cls`` from the decoded fields."""
     as_struct = _struct(cls.__name__, fields, deny_unknown=deny_unknown)
 
-    def decode(value: JSON, where: str) -> R:
+    def decode(value: JSON, where: Where) -> R:
         return cls(**as_struct(value, where))
 
     return decode
@@ -214,11 +237,11 @@ def record(
 
 def struct_variant(
     variant: str, fields: Sequence[tuple[str, Decoder, object]]
-) -> Callable[[JSON, str], dict[str, Any]]:
+) -> Callable[[JSON, Where], dict[str, Any]]:
     """A struct variant inside an adjacently tagged enum: a map only, unknown keys denied."""
     as_struct = _struct(variant, fields, deny_unknown=True)
 
-    def decode(value: JSON, where: str) -> dict[str, Any]:
+    def decode(value: JSON, where: Where) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise invalid_type_error(where, value, f"struct variant {variant}")
         return as_struct(value, where)

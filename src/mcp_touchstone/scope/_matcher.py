@@ -8,7 +8,6 @@ are not a JSON value), which is :class:`InvalidArgumentsError`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
@@ -29,6 +28,10 @@ from mcp_touchstone.scope._types import (
     ToolGrant,
 )
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ConstraintError",

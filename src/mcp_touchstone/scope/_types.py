@@ -14,9 +14,12 @@ splitting the variants from their union would only scatter a flat list.
 from __future__ import annotations
 
 from enum import Enum
-from typing import ClassVar, TypeAlias
 
 from mcp_touchstone.scope._record import record
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar, TypeAlias
 
 __all__ = [
     "DECIDED_KINDS",
