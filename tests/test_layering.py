@@ -11,13 +11,15 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "mcp_touchstone"
 SEMANTICS = ("scope", "visibility", "mrtr")
-# What a semantic package may import from the project: the JSON layer and the shared serde and
-# Rust-semantics modules, and its own modules.  Never tooling, never another semantic.
+# What a semantic package may import from the project: the JSON layer, the shared serde,
+# Rust-semantics and value-class (``_record``) modules, and its own modules.  Never tooling,
+# never another semantic.
 SHARED = {
     "mcp_touchstone.serde_json",
     "mcp_touchstone._serde",
     "mcp_touchstone._rust",
     "mcp_touchstone._errors",
+    "mcp_touchstone._record",
     "mcp_touchstone",
 }
 TOOLING = (

@@ -21,8 +21,8 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
+from mcp_touchstone._record import field, record
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
@@ -90,7 +90,7 @@ Observer = Callable[[dict[str, JSON]], None]
 """Called with every response the loop handles, where neva calls ``record_server_info``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TraceContext:
     """W3C trace context a provider hands back for one outbound request."""
 
@@ -99,7 +99,7 @@ class TraceContext:
     baggage: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClientOptions:
     """What the loop needs of neva's ``McpOptions``.
 
@@ -421,7 +421,7 @@ def run_with_mrtr(
     raise RpcError(INTERNAL_ERROR, ROUNDS_EXHAUSTED)
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class _Slot:
     method: str
     original: JSON

@@ -9,8 +9,7 @@ Nothing in the merge is ever an error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mcp_touchstone._record import record
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
 from mcp_touchstone.mrtr._context import RoundState
 from mcp_touchstone.mrtr._meta import (
@@ -27,7 +26,7 @@ from mcp_touchstone.serde_json import JSON
 __all__ = ["Seeded", "merge_answers", "seed_round"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seeded:
     """A seeded round: its state, and the verified inbound token (``None`` when none was sent)."""
 

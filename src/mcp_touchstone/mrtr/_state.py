@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
 from mcp_touchstone.mrtr._binding import request_binding
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
@@ -68,7 +68,7 @@ def derive_key(secret: bytes) -> bytes:
     return hashlib.sha256(KEY_LABEL + secret).digest()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Keyring:
     """Secrets by key id: the ``active_kid`` seals, any kid in ``keys`` opens (MRTR-KEY-2)."""
 
@@ -130,7 +130,7 @@ class Keyring:
         return Keyring(DEFAULT_KID, {DEFAULT_KID: secret})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckContext:
     """What the server checks an opened state against (MRTR-OPEN-1, -10..-13).
 

@@ -10,8 +10,9 @@ a pure function: :func:`admit` decides what Chio's ``async_evaluation_core.rs`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+
+from mcp_touchstone._record import record
 
 __all__ = [
     "DURABLE_FALLBACK_MESSAGE",
@@ -62,7 +63,7 @@ class BudgetOutcomeKind(Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuntimeOutcome:
     """The runtime admission hook's answer: allowed, or denied with an optional reason."""
 
@@ -70,7 +71,7 @@ class RuntimeOutcome:
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BudgetOutcome:
     """The budget stage's answer.
 
@@ -83,7 +84,7 @@ class BudgetOutcome:
     released: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AdmissionCandidate:
     """One ranked candidate with its caps (in units; ``None`` = no cap) and injected outcomes.
 
@@ -99,7 +100,7 @@ class AdmissionCandidate:
     budget: BudgetOutcome
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DurableAdmission:
     """A durable admission: the budget hold id a resumed one recorded (``None`` when fresh),
     and whether the operation requires payment (``None`` = the kernel's own rule,
@@ -109,7 +110,7 @@ class DurableAdmission:
     requires_payment: bool | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TraceEntry:
     """A visited candidate and the stages that ran for it, in order (empty when skipped)."""
 
@@ -117,7 +118,7 @@ class TraceEntry:
     ran: tuple[AdmissionStage, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AdmissionSelect:
     """The budget authorized this candidate: the grant is selected."""
 
@@ -125,7 +126,7 @@ class AdmissionSelect:
     trace: tuple[TraceEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AdmissionPending:
     """The budget asked for approval on this candidate: a pending-approval outcome, not a deny."""
 
@@ -133,7 +134,7 @@ class AdmissionPending:
     trace: tuple[TraceEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AdmissionDeny:
     """The request is denied at ``stage`` with ``message``."""
 

@@ -13,9 +13,9 @@ features, request), with the token otherwise verified and its subject bound.
 from __future__ import annotations
 
 from collections.abc import Set
-from dataclasses import dataclass
 from enum import Enum
 
+from mcp_touchstone._record import record
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     MatchedGrant,
@@ -64,7 +64,7 @@ class RefusalKind(Enum):
     UNSUPPORTED_CAPABILITY_FEATURE = "unsupported_capability_feature"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EntryRefused:
     """Refused before matching: the verifier's rejection or ``UnsupportedCapabilityFeature``."""
 
@@ -72,21 +72,21 @@ class EntryRefused:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EntryAllowed:
     """Evaluate took the most specific match, ``matches.first()``."""
 
     matched: MatchedGrant
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EntryDenied:
     """Evaluate denied at matching, with its deny reason."""
 
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EntryMatches:
     """A direct matcher call's answer: the ranked list, or the matcher's constraint error."""
 

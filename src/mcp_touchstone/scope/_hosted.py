@@ -15,11 +15,11 @@ from :func:`resolve_required_hosted_matching_grants` only, :class:`HostedOutOfSc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
+from mcp_touchstone._record import record
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._matcher import (
     MatchedGrant,
@@ -72,7 +72,7 @@ class ProvenanceEvidenceClass(Enum):
     VERIFIED = "verified"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModelMetadata:
     """The calling model, carried on a hosted tool-call request (Chio's ``ModelMetadata``).
 
@@ -86,7 +86,7 @@ class ModelMetadata:
     provenance_class: ProvenanceEvidenceClass = ProvenanceEvidenceClass.ASSERTED
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InvalidConstraint:
     """A target grant's constraint could not be evaluated; ``message`` is the kernel error's
     full display, ``invalid capability constraint: <detail>`` (SCOPE-HOSTED-RX-3)."""
@@ -94,7 +94,7 @@ class InvalidConstraint:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HostedOutOfScope:
     """No grant covers the call (``KernelError::OutOfScope``); only the required form gives it."""
 

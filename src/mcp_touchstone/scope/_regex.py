@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Protocol
+
+from mcp_touchstone._record import record
 
 __all__ = [
     "CACHE_MAX_ENTRIES",
@@ -56,7 +57,7 @@ class _Engine(Protocol):
     def is_match(self, haystack: str) -> bool: ...  # pragma: no cover - protocol
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RegexCompileError:
     """``Regex::new`` refused the pattern; ``detail`` is the crate's ``Display`` of the error."""
 
@@ -64,7 +65,7 @@ class RegexCompileError:
     detail: str
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class RustRegex:
     """A pattern compiled by the Rust ``regex`` crate."""
 
