@@ -402,6 +402,24 @@ def test_icons_in_the_sequence_form_and_without_sizes() -> None:
     }
 
 
+def test_icon_sizes_in_the_sequence_form_are_read_and_respelled() -> None:
+    """MRTR-CLIENT-10: an icon's second slot in serde's sequence form is its `sizes`, read and
+    re-spelled as in the map form."""
+    info: JSON = ["n", "1", [["image/png", ["48X48", "16x16", "any"], "s", None]]]
+    response: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+    assert read_server_info(response) == {
+        "name": "n",
+        "version": "1",
+        "icons": [
+            {"mimeType": "image/png", "sizes": ["0x0", "16x16", "any"], "src": "s", "theme": None}
+        ],
+    }
+
+
 def test_notifications_go_once_in_the_first_write_without_client_meta() -> None:
     """MRTR-CLIENT-8: notifications lead the first write only, params kept as given (a null
     params dropped), and get no slot."""

@@ -173,6 +173,8 @@ def test_a_reservation_can_be_entered_again_after_exit() -> None:
     with lock:
         pass
     lock.__exit__(None, None, None)  # a second exit is a no-op
+    with lock as held:  # entering answers the reservation itself (the `as` target)
+        assert held is lock
     with store.reserve("k"), store.reserve("j"):
         assert store.lock_count() == 2
 
