@@ -470,3 +470,18 @@ def test_a_trace_provider_answering_none_writes_nothing() -> None:
         "ts",
         False,
     )
+
+
+@pytest.mark.parametrize("token", [-(2**63), 2**63 - 1, 0])
+def test_a_progress_token_at_the_i64_edges_keeps_the_typed_meta(token: int) -> None:
+    """MRTR-CLIENT-2: an integer progressToken inside i64 reads as ProgressToken, so the
+    sequence form's typed fields are kept (the sequence form keeps nothing else)."""
+    out = apply_client_meta({"_meta": [token, "t", *([None] * 8)]}, ClientOptions())
+    assert isinstance(out, dict)
+    assert out["_meta"] == {
+        "progressToken": token,
+        "traceparent": "t",
+        I: {"name": "neva", "version": "0.5.4"},
+        V: "2026-07-28",
+        C: {},
+    }

@@ -188,3 +188,14 @@ def test_a_sequence_form_params_meta_is_read_even_with_a_reading(
         error = method_params_error(method, params, reading)
         got = None if error is None else error.to_json()["message"]
         assert got == message
+
+
+def test_input_responses_and_request_state_are_read_from_meta_in_both_forms() -> None:
+    """MRTR-RETRY-1: `inputResponses` and `requestState` are RequestParamsMeta's sixth and
+    seventh fields: read by name in the map form and by position in the sequence form."""
+    by_name = parse_request_meta({"requestState": "st", "inputResponses": {"a": {"x": 1}}})
+    slots: list[JSON] = [None, None, None, None, None, {"a": {"x": 1}}, "st", None, None, None]
+    by_slot = parse_request_meta(slots)
+    for meta in (by_name, by_slot):
+        assert meta.input_responses == {"a": {"x": 1}}
+        assert meta.request_state == "st"

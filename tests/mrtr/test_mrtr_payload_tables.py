@@ -452,6 +452,7 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
         (b'{"answers":{"k":-', "invalid number at line 1 column 17"),
         (b'{"zz":-x}', "invalid number at line 1 column 8"),
         (b'{"zz":01}', "invalid number at line 1 column 8"),
+        (b'{"zz":00}', "invalid number at line 1 column 8"),
     ],
 )
 def test_number_ends(data: bytes, message: str) -> None:
@@ -464,3 +465,35 @@ def test_numbers_of_every_shape_are_skipped(number: str) -> None:
     """MRTR-PAYLOAD-8: each exponent letter and sign reads in an ignored member."""
     data = f'{{"zz":{number},"answers":{{}},"exp":1,"req":"r"}}'.encode()
     assert StatePayload.decode(data).exp == 1
+
+
+_EVERY_FIELD: dict[str, str] = {
+    "answers": '{"a":{"action":"accept"}}',
+    "requested": '["a"]',
+    "memos": '{"m":1}',
+    "effects": '["e"]',
+    "exp": "7",
+    "req": '"r"',
+    "principal": '"P"',
+    "aud": '"A"',
+}
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        sorted(FIELD_ORDER),
+        list(reversed(FIELD_ORDER)),
+        ["memos", "requested", "answers", "effects", "exp", "req", "principal", "aud"],
+        ["answers", "requested", "memos", "effects", "exp", "req", "aud", "principal"],
+    ],
+)
+def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -> None:
+    """MRTR-PAYLOAD-2: all eight fields present in an order other than the declared one are
+    read by name (serde's visitor), never by position: same payload as the declared order."""
+    text = "{" + ",".join(f'"{name}":{_EVERY_FIELD[name]}' for name in order) + "}"
+    payload = StatePayload.decode(text.encode())
+    assert payload.answers == {"a": {"action": "accept"}}
+    assert payload.memos == {"m": 1}
+    assert (payload.requested, payload.effects) == (("a",), ("e",))
+    assert (payload.exp, payload.req, payload.principal, payload.aud) == (7, "r", "P", "A")

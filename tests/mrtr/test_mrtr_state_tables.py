@@ -362,3 +362,13 @@ def test_verify_returns_the_payload() -> None:
         ctx(principal="al", audience="svc"),
     )
     assert (p.exp, p.req, p.principal, p.aud) == (NOW, REQ, "al", "svc")
+
+
+def test_a_keyrings_cipher_cache_is_not_part_of_its_value() -> None:
+    """MRTR-KEY-1: a keyring that has sealed (its AEAD cache filled) still equals a fresh
+    keyring of the same keys; the cache never shows in its repr."""
+    used = Keyring("k1", {"k1": SECRET})
+    seal(StatePayload(answers={}, exp=NOW + 60, req=REQ), used, NONCE)
+    fresh = Keyring("k1", {"k1": SECRET})
+    assert used == fresh
+    assert repr(used) == repr(fresh)
