@@ -349,6 +349,15 @@ def test_a_retry_onto_non_object_params_is_a_fresh_object() -> None:
     assert (only_answers["inputResponses"], "requestState" in only_answers) == ({}, False)
 
 
+def _server_info_response(info: JSON) -> dict[str, JSON]:
+    """A success response carrying ``info`` as its ``_meta`` serverInfo."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+
+
 @pytest.mark.parametrize(
     ("size", "written"),
     [
@@ -371,12 +380,7 @@ def test_a_retry_onto_non_object_params_is_a_fresh_object() -> None:
 def test_icon_sizes_as_neva_respells_them(size: str, written: str) -> None:
     """MRTR-CLIENT-10: `IconSize::from(&str)`: "any", else `{w}x{h}` of usize parses, 0 for junk."""
     info: JSON = {"name": "n", "version": "1", "icons": [{"src": "s", "sizes": [size]}]}
-    response: dict[str, JSON] = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
-    }
-    assert read_server_info(response) == {
+    assert read_server_info(_server_info_response(info)) == {
         "name": "n",
         "version": "1",
         "icons": [{"sizes": [written], "src": "s", "theme": None}],
@@ -387,12 +391,7 @@ def test_icons_in_the_sequence_form_and_without_sizes() -> None:
     """MRTR-CLIENT-10: an icon read from serde's sequence form; absent members are not written
     except `theme`, which is always written."""
     info: JSON = ["n", "1", [["image/png", None, "s", "light"], {"src": "t", "mimeType": None}]]
-    response: dict[str, JSON] = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
-    }
-    assert read_server_info(response) == {
+    assert read_server_info(_server_info_response(info)) == {
         "name": "n",
         "version": "1",
         "icons": [
@@ -406,12 +405,7 @@ def test_icon_sizes_in_the_sequence_form_are_read_and_respelled() -> None:
     """MRTR-CLIENT-10: an icon's second slot in serde's sequence form is its `sizes`, read and
     re-spelled as in the map form."""
     info: JSON = ["n", "1", [["image/png", ["48X48", "16x16", "any"], "s", None]]]
-    response: dict[str, JSON] = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
-    }
-    assert read_server_info(response) == {
+    assert read_server_info(_server_info_response(info)) == {
         "name": "n",
         "version": "1",
         "icons": [
