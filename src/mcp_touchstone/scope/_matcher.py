@@ -125,15 +125,11 @@ def constraint_matches(constraint: Constraint, facts: ArgumentFacts) -> bool | C
     return decide(constraint, facts)
 
 
-def _pattern_matches(pattern: str, requested: str) -> bool:
-    return pattern in ("*", requested)
-
-
 def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
     """The target test: ``"*"`` or exact server and tool, and ``invoke`` among the
     operations (SCOPE-RES-1)."""
     return (
-        grant.server_id in ("*", server_id)  # _pattern_matches, inlined
+        grant.server_id in ("*", server_id)
         and grant.tool_name in ("*", tool_name)
         and Operation.INVOKE in grant.operations
     )
