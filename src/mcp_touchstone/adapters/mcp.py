@@ -17,7 +17,7 @@ is not stamped).  What it does:
 * ``get_tool_input_schema`` (``Mcp-Param-*`` header validation, which runs before any
   middleware) no longer answers for hidden tools, closing that existence oracle.
 
-Length (~490 lines): the one class holding what ``protect`` installs (lists, calls, the lookup
+Length (~500 lines): the one class holding what ``protect`` installs (lists, calls, the lookup
 both share, the two call orders of ADAPT-PERF-1 and the inlined MCPServer call check); splitting
 it would pass its state around.
 """
