@@ -12,6 +12,7 @@ import re
 from mcp_touchstone.harness._input import MUST
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
+from mcp_touchstone.harness._mrtr_keyring import keyring as _keyring
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
@@ -23,7 +24,7 @@ from mcp_touchstone.mrtr._capabilities import (
 from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
-from mcp_touchstone.mrtr._state import CheckContext, Keyring, open_state, seal, verify
+from mcp_touchstone.mrtr._state import CheckContext, open_state, seal, verify
 from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
@@ -100,7 +101,7 @@ def _state_seal(raw: JSON) -> dict[str, JSON]:
     except PayloadError as exc:
         return _invalid(f"`payload` is not a StatePayload: {exc}")
     try:
-        return {"token": seal(payload, Keyring(active, keys), nonce)}
+        return {"token": seal(payload, _keyring(active, keys), nonce)}
     except StateError as exc:
         return {"error": {"code": exc.code, "message": exc.message}}
 
@@ -115,7 +116,7 @@ def _state_open(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _object(raw)
         token = _str(obj, "token")
-        keyring = Keyring("", _keys(obj))
+        keyring = _keyring("", _keys(obj))
         check_raw = obj.get("check")
         check: CheckContext | None = None
         if check_raw is not None:

@@ -18,12 +18,17 @@ from mcp_touchstone._record import field, record
 from mcp_touchstone.harness._input import MUST
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
+from mcp_touchstone.harness._mrtr_keyring import keyring
 from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._context import Context
 from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
 from mcp_touchstone.mrtr._errors import RpcError
-from mcp_touchstone.mrtr._requests import InputKind, InputRequestError, decode_input_request
-from mcp_touchstone.mrtr._state import Keyring
+from mcp_touchstone.mrtr._requests import (
+    InputKind,
+    InputRequest,
+    InputRequestError,
+    decode_input_request,
+)
 from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
 from mcp_touchstone.serde_json import JSON
 
@@ -77,8 +82,12 @@ def _on_error(step: dict[str, JSON], where: str) -> str:
     return value
 
 
-def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
-    """Check every step's shape (both branches of an ``if_declared`` included)."""
+def _check_script(
+    script: JSON, where: str, requests: dict[int, InputRequest] | None = None
+) -> list[dict[str, JSON]]:
+    """Check every step's shape (both branches of an ``if_declared`` included).  Each
+    elicitation or sampling ``ask`` is decoded here; with ``requests``, the decoded request is
+    kept there by the step's ``id`` for the handler to ask without decoding it again."""
     if not isinstance(script, list):
         raise _BadInputError(f"`{where}` must be an array of steps")
     steps: list[dict[str, JSON]] = []
@@ -95,9 +104,11 @@ def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
                 if "params" not in step:
                     raise _BadInputError(f"`{at}.params` is required for {method}")
                 try:
-                    decode_input_request({"method": method, "params": step["params"]})
+                    request = decode_input_request({"method": method, "params": step["params"]})
                 except InputRequestError as exc:
                     raise _BadInputError(f"`{at}.params` is not {method} params: {exc}") from None
+                if requests is not None:
+                    requests[id(step)] = request
             _on_error(step, at)
         elif op == "memo":
             _str(step, "key", at)
@@ -118,9 +129,9 @@ def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
         elif op == "if_declared":
             if step.get("capability") not in _CAPABILITY_NAMES:
                 raise _BadInputError(f"`{at}.capability` must be elicitation, sampling or roots")
-            _check_script(step.get("then"), f"{at}.then")
+            _check_script(step.get("then"), f"{at}.then", requests)
             if "else" in step:
-                _check_script(step["else"], f"{at}.else")
+                _check_script(step["else"], f"{at}.else", requests)
         elif op == "return":
             if "result" not in step:
                 raise _BadInputError(f"`{at}.result` is required")
@@ -138,9 +149,12 @@ class _ScriptEndedError(TouchstoneError):
 
 @record(frozen=False)
 class _Script:
-    """The scripted handler: runs the steps against a context, logging what ran."""
+    """The scripted handler: runs the steps against a context, logging what ran.  ``requests``
+    holds the ``ask`` steps' requests as :func:`_check_script` decoded them, by step ``id`` (a
+    step missing there is decoded when asked, as the context's helpers do)."""
 
     steps: list[dict[str, JSON]]
+    requests: dict[int, InputRequest] = field(default_factory=dict)
     ran: list[str] = field(default_factory=list)
 
     def __call__(self, ctx: Context, params: JSON) -> JSON:
@@ -163,6 +177,10 @@ class _Script:
         op = step["op"]
         key = str(step["key"])
         if op == "ask":
+            request = self.requests.get(id(step))
+            if request is not None:  # decoded by _check_script: the same request again
+                ctx.request_input(key, request)
+                return
             kind = _METHODS[str(step["method"])]
             if kind is InputKind.ELICITATION:
                 ctx.elicit(key, step.get("params"))
@@ -256,7 +274,7 @@ def _server(raw: JSON) -> tuple[ServerConfig, int, bytes, str | None]:
     _str(info_obj, "name", "server.server_info")
     _str(info_obj, "version", "server.server_info")
     config = ServerConfig(
-        keyring=Keyring(_str(server, "active_kid", "server"), keys),
+        keyring=keyring(_str(server, "active_kid", "server"), keys),
         ttl=_uint(server, "ttl", "server", 300),
         max_state_bytes=_uint(server, "max_state_bytes", "server", 8192),
         audience=_opt_str(server, "audience", "server"),
@@ -289,7 +307,8 @@ def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
         request = _request(obj.get("request"))
         config, now, nonce, principal = _server(obj.get("server"))
         store = _store(obj.get("store", []))
-        script = _Script(_check_script(obj.get("script"), "script"))
+        requests: dict[int, InputRequest] = {}
+        script = _Script(_check_script(obj.get("script"), "script", requests), requests)
     except _BadInputError as exc:
         return _invalid(str(exc))
     try:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import datetime
 import re
 from collections.abc import Callable
 
@@ -114,6 +113,19 @@ _ANNOTATED = frozenset({"text", "audio", "image", "resource_link", "resource"})
 """The ``Content`` variants whose struct has an ``annotations`` member (others ignore it)."""
 
 
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def is_calendar_date(year: int, month: int, day: int) -> bool:
+    """Whether ``datetime.date(year, month, day)`` exists (years 1-9999, the Gregorian leap
+    rule), without importing ``datetime`` into every harness process (issue 11; the same
+    answer for every year, month and day: ``tests/mrtr/test_mrtr_calendar_date.py``)."""
+    if not (1 <= year <= 9999 and 1 <= month <= 12 and day >= 1):
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)
+
+
 def _is_datetime(value: JSON) -> bool:
     """``DateTime<Utc>`` (chrono's relaxed RFC 3339 ``FromStr``): a calendar date, ``T``/``t`` or a
     space, a time with optional fraction, ``Z``/``z`` or a ``+hh:mm`` offset (colon optional)."""
@@ -123,9 +135,7 @@ def _is_datetime(value: JSON) -> bool:
     year, month, day, hour, minute, second, off_h, off_m = (
         int(g) if g is not None else 0 for g in match.groups()
     )
-    try:
-        datetime.date(year, month, day)
-    except ValueError:
+    if not is_calendar_date(year, month, day):
         return False
     return hour < 24 and minute < 60 and second <= 60 and off_h < 24 and off_m < 60
 

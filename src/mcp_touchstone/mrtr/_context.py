@@ -149,6 +149,16 @@ class Context:
         request = decode_input_request({"method": kind.value, "params": params})
         return self._round.resolve(key, request)
 
+    def request_input(self, key: str, request: InputRequest) -> JSON:
+        """``elicit`` / ``sample`` / ``list_roots`` for a request already decoded (with
+        :func:`~mcp_touchstone.mrtr._requests.decode_input_request`, which is total and pure):
+        the same answer or error as the helper for ``request.kind`` given the params it was
+        decoded from, without decoding them again."""
+        if self._round is None:
+            word = _KIND_WORD[request.kind]
+            raise RpcError(INVALID_REQUEST, f"{word} is not available for this request")
+        return self._round.resolve(key, request)
+
     def elicit(self, key: str, params: JSON) -> JSON:
         """``ctx.elicit(key, params)``: the ``ElicitResult`` answer, or an error (MRTR-CTX-1)."""
         return self._request_input(InputKind.ELICITATION, key, params)

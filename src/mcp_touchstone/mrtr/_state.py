@@ -10,19 +10,28 @@ arguments; nothing here reads either.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
-from mcp_touchstone.mrtr._binding import request_binding
+from mcp_touchstone.mrtr._binding import request_binding, sha256
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.serde_json import JSON
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+else:
+    try:  # The class the public module re-exports, without that module's package (issue 11).
+        from cryptography.hazmat.bindings._rust import openssl as _rust_openssl
+
+        ChaCha20Poly1305 = _rust_openssl.aead.ChaCha20Poly1305
+    except (ImportError, AttributeError):  # pragma: no cover -- another cryptography layout
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 __all__ = [
     "ACCEPTED_VERSIONS",
@@ -65,7 +74,7 @@ DEFAULT_TTL_SECS = 300
 
 def derive_key(secret: bytes) -> bytes:
     """The 32-byte AEAD key: ``SHA-256(KEY_LABEL || secret)``, no separator (MRTR-KEY-1)."""
-    return hashlib.sha256(KEY_LABEL + secret).digest()
+    return sha256(KEY_LABEL + secret).digest()
 
 
 @record
