@@ -230,3 +230,19 @@ def test_scope_record_is_the_shared_one() -> None:
     assert scope_record.record is record
     assert scope_record.record_fields is record_fields
     assert scope_record.FrozenInstanceError is FrozenInstanceError
+
+
+def test_written_out_templates_are_the_compiled_ones() -> None:
+    """Each written-out ``__init__`` template (``_record_init``) has the code, constants and
+    parameter names of the template compiled from source, and a count past them is compiled."""
+    from mcp_touchstone._record_init import TEMPLATES
+
+    for count, code in enumerate(TEMPLATES):
+        compiled = _record._compiled_template(count)
+        for attr in ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount"):
+            assert getattr(code, attr) == getattr(compiled, attr), (count, attr)
+    wide = len(TEMPLATES) + 2
+    fields = {f"f{i}": "int" for i in range(wide)}
+    made: Any = record(type("Wide", (), {"__annotations__": fields}))
+    value = made(*range(wide))
+    assert [getattr(value, f"f{i}") for i in range(wide)] == list(range(wide))
