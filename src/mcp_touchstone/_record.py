@@ -78,7 +78,7 @@ else:
         return function
 
 
-__all__ = ["FrozenInstanceError", "field", "record", "record_fields", "replace"]
+__all__ = ["FrozenInstanceError", "draft", "field", "record", "record_fields", "replace"]
 
 
 class FrozenInstanceError(TouchstoneError, AttributeError):
@@ -151,6 +151,22 @@ def record_fields(cls: type) -> tuple[str, ...]:
     """The field names of a :func:`record` class, in declared order."""
     names: tuple[str, ...] = cls.__record_fields__  # type: ignore[attr-defined]
     return names
+
+
+def draft(cls: type) -> Any:
+    """A plain class with exactly the slots of record ``cls``, for a decoder's hot path: an
+    instance gets every field by ordinary attribute stores, then becomes a ``cls`` value by
+    ``obj.__class__ = cls`` (the same layout, so Python allows it), which is what ``__init__``
+    makes (one store per field) without a call per field through ``object.__setattr__``.  The
+    caller stores every field before the assignment and never touches the draft again; no
+    ``__post_init__`` runs.  Only for a record whose base is ``object`` (no inherited slots);
+    the layouts are checked here once, so a mismatch fails at import, not on a value."""
+    if cls.__bases__ != (object,) or "__post_init__" in cls.__dict__:
+        raise TypeError(f"no draft for {cls.__qualname__}: it has a base or a __post_init__")
+    made: Any = type(f"{cls.__name__}Draft", (), {"__slots__": record_fields(cls)})
+    probe = made()
+    probe.__class__ = cls  # raises TypeError now if the layouts ever differ
+    return made
 
 
 def replace(value: T, /, **changes: Any) -> T:

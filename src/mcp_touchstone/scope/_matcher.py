@@ -12,7 +12,7 @@ from collections.abc import Callable
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._record import record, record_fields
+from mcp_touchstone.scope._record import draft, record
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -66,12 +66,10 @@ class MatchedGrant:
     specificity: tuple[int, int, int]
 
 
-_new = object.__new__
-_SET_INDEX, _SET_GRANT, _SET_SPECIFICITY = (
-    MatchedGrant.__dict__[name].__set__ for name in record_fields(MatchedGrant)
-)
-"""The slot setters of :class:`MatchedGrant`, in field order: the resolution makes each match as
-``object.__new__`` plus one store per field, which is what its ``__init__`` does."""
+_MatchDraft = draft(MatchedGrant)
+"""A mutable stand-in with the slots of :class:`MatchedGrant`: the resolution makes each match
+as a draft with its three fields stored, then given its class (:func:`._record.draft`), which
+is what ``MatchedGrant(index, grant, specificity)`` makes, without the call."""
 
 
 @record
@@ -186,10 +184,11 @@ def _resolve(
                 covered = False
                 break
         if covered:
-            match = _new(MatchedGrant)  # MatchedGrant(index, grant, ...) without the call
-            _SET_INDEX(match, index)
-            _SET_GRANT(match, grant)
-            _SET_SPECIFICITY(match, specificity(grant, tool_name, server_id))
+            match = _MatchDraft()  # MatchedGrant(index, grant, ...) without the call
+            match.index = index
+            match.grant = grant
+            match.specificity = specificity(grant, tool_name, server_id)
+            match.__class__ = MatchedGrant
             matches.append(match)
     return rank(matches)
 
