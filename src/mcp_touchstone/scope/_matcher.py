@@ -164,9 +164,13 @@ def check_arguments(arguments: JSON) -> None:
         raise InvalidArgumentsError(str(exc)) from None
 
 
-def _resolve(
+def resolve_parsed(
     scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
 ) -> tuple[MatchedGrant, ...] | ConstraintError:
+    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
+    such a value always passes :func:`check_arguments`, so the check is left out (the harness
+    server's parsed-input operations, ``harness/_parsed.py``); the resolution itself, which
+    :func:`resolve_matching_grants` runs after the check."""
     facts: ArgumentFacts | None = None  # made at the first constraint to decide
     deciders = _DECIDERS
     matches: list[MatchedGrant] = []
@@ -208,16 +212,7 @@ def resolve_matching_grants(
     Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
     """
     check_arguments(arguments)
-    return _resolve(scope, tool_name, server_id, arguments)
-
-
-def resolve_parsed(
-    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
-) -> tuple[MatchedGrant, ...] | ConstraintError:
-    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
-    such a value always passes :func:`check_arguments`, so the check is left out (the harness
-    server's parsed-input operations, ``harness/_parsed.py``)."""
-    return _resolve(scope, tool_name, server_id, arguments)
+    return resolve_parsed(scope, tool_name, server_id, arguments)
 
 
 def resolve_capability_grants(
