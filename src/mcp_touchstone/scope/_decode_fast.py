@@ -224,7 +224,8 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
         if operations is None:
             return None
     constraints: tuple[Constraint, ...] = ()
-    if "constraints" in value:
+    has_constraints = "constraints" in value
+    if has_constraints:
         raw = value["constraints"]
         if type(raw) is not list:
             return None
@@ -235,17 +236,23 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
                 return None
             decoded.append(constraint)
         constraints = tuple(decoded)
-    max_invocations = value.get("max_invocations")
-    if max_invocations is not None and not (
-        type(max_invocations) is int and 0 <= max_invocations <= U32_MAX
-    ):
-        return None
-    # A monetary amount (a struct with its own unknown-key rule) takes the general path.
-    if value.get("max_cost_per_invocation") is not None or value.get("max_total_cost") is not None:
-        return None
-    dpop_required = value.get("dpop_required")
-    if dpop_required is not None and type(dpop_required) is not bool:
-        return None
+    max_invocations: JSON = None  # an int or None once checked
+    dpop_required: JSON = None  # a bool or None once checked
+    if len(value) != 3 + has_constraints:  # keys besides the three read above and constraints
+        max_invocations = value.get("max_invocations")
+        if max_invocations is not None and not (
+            type(max_invocations) is int and 0 <= max_invocations <= U32_MAX
+        ):
+            return None
+        # A monetary amount (a struct with its own unknown-key rule) takes the general path.
+        if (
+            value.get("max_cost_per_invocation") is not None
+            or value.get("max_total_cost") is not None
+        ):
+            return None
+        dpop_required = value.get("dpop_required")
+        if dpop_required is not None and type(dpop_required) is not bool:
+            return None
     grant = _ToolGrantDraft()
     grant.server_id = server_id
     grant.tool_name = tool_name
