@@ -78,3 +78,36 @@ def test_contract_conditions_name_only_defined_things() -> None:
                 names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
                 missing = names - known - bound
                 assert not missing, (prop.id, cond, missing)
+
+
+def test_an_empty_search_is_retried_once_and_then_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CrossHair search that checks nothing is retried once at twice the budget, and a second
+    empty search still fails the property (never a pass)."""
+    from proofs.properties import PROPERTIES
+
+    from proofs import run
+
+    prop = next(p for p in PROPERTIES if p.id == "PROOF-MRTR-BIND")
+    budgets: list[Budget] = []
+
+    def empty(target: str, expect: str, budget: Budget) -> gate.Outcome:
+        budgets.append(budget)
+        return gate.Outcome("nothing-checked", False, 1.0, "Unable to meet precondition.")
+
+    monkeypatch.setattr(gate, "check", empty)
+    result = run._crosshair(prop)
+    b = prop.budget
+    assert budgets == [b, Budget(iters=b.iters * 2, cond_s=b.cond_s * 2, path_s=b.path_s * 2)]
+    assert result["ok"] is False
+    assert result["verdict"] == "nothing-checked"
+
+    def empty_then_clean(target: str, expect: str, budget: Budget) -> gate.Outcome:
+        if budget == prop.budget:
+            return gate.Outcome("nothing-checked", False, 1.0, "Unable to meet precondition.")
+        return gate.Outcome("clean", True, 2.0, "confirmed=0 not_confirmed=1")
+
+    monkeypatch.setattr(gate, "check", empty_then_clean)
+    result = run._crosshair(prop)
+    assert result["ok"] is True
+    assert result["seconds"] == 3.0
+    assert "retried at 2x budget" in str(result["detail"])
