@@ -230,3 +230,54 @@ def test_scope_record_is_the_shared_one() -> None:
     assert scope_record.record is record
     assert scope_record.record_fields is record_fields
     assert scope_record.FrozenInstanceError is FrozenInstanceError
+
+
+def test_written_out_templates_are_the_compiled_ones() -> None:
+    """Each written-out ``__init__`` template (``_record_init``) has the code, constants and
+    parameter names of the template compiled from source, and a count past them is compiled."""
+    from mcp_touchstone._record_init import TEMPLATES
+
+    for count, code in enumerate(TEMPLATES):
+        compiled = _record._compiled_template(count)
+        for attr in ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount"):
+            assert getattr(code, attr) == getattr(compiled, attr), (count, attr)
+    wide = len(TEMPLATES) + 2
+    fields = {f"f{i}": "int" for i in range(wide)}
+    made: Any = record(type("Wide", (), {"__annotations__": fields}))
+    value = made(*range(wide))
+    assert [getattr(value, f"f{i}") for i in range(wide)] == list(range(wide))
+
+
+def test_draft_makes_the_value_init_makes() -> None:
+    """A draft with every field stored, given the record's class, is the value ``__init__``
+    makes (type, fields, eq, hash, repr, frozen), and a record with a base or a
+    ``__post_init__`` gets no draft."""
+
+    @record
+    class Pair:
+        left: int
+        right: tuple[str, ...] = ()
+
+    made: Any = _record.draft(Pair)
+    value = made()
+    value.left, value.right = 1, ("x",)
+    value.__class__ = Pair
+    expected = Pair(1, ("x",))
+    assert type(value) is Pair
+    assert value == expected
+    assert hash(value) == hash(expected)
+    assert repr(value) == repr(expected)
+    with pytest.raises(FrozenInstanceError):
+        value.left = 2  # type: ignore[misc]
+
+    @record
+    class Later:
+        x: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="no draft"):
+        _record.draft(Later)
+    with pytest.raises(TypeError, match="no draft"):
+        _record.draft(record(type("Child", (Pair,), {"__annotations__": {"z": "int"}})))

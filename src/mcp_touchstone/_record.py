@@ -6,8 +6,9 @@ millisecond on each (it compiles six methods one by one, and builds every class 
 slots) and pulls in :mod:`inspect`; in a ``touchstone harness`` process answering the suite once
 that was about a tenth of the reference's CPU outside the regex compiler.  :func:`record` gives a
 class the behaviour of the stdlib decorator with ``slots=True`` and ``frozen=True`` (or
-``frozen=False``), and the defaults ``init``, ``repr``, ``eq``, with one compiled ``__init__``
-template per field count renamed for each class of plain fields (:func:`_init`), and
+``frozen=False``), and the defaults ``init``, ``repr``, ``eq``, with one ``__init__`` template
+per field count (written out in :mod:`._record_init`, so never compiled at run time) renamed for
+each class of plain fields (:func:`_init`), and
 ``typing`` never imported at run time:
 
 * ``__init__(self, f1, f2=default, ...)``: the ``init`` fields in declared order, positional or
@@ -34,8 +35,9 @@ There is no ``__dataclass_fields__``: :func:`record_fields` and :func:`replace` 
 ``dataclasses.fields`` and ``dataclasses.replace``.  ``tests/test_records.py`` checks the
 behaviour against the stdlib decorator on the same declarations, and
 ``tests/scope/test_scope_records.py`` the real types against their declarations.  The module
-imports nothing but the standard library's ``sys``, ``types`` and ``operator`` and the shared error
-root, so every core may use it (``tests/test_layering.py``).
+imports nothing but the standard library's ``sys``, ``types`` and ``operator``, the shared error
+root and its templates (:mod:`._record_init`), so every core may use it
+(``tests/test_layering.py``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from operator import attrgetter
 from types import CodeType, FunctionType
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._record_init import TEMPLATES
 
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
 if TYPE_CHECKING:
@@ -75,7 +78,7 @@ else:
         return function
 
 
-__all__ = ["FrozenInstanceError", "field", "record", "record_fields", "replace"]
+__all__ = ["FrozenInstanceError", "draft", "field", "record", "record_fields", "replace"]
 
 
 class FrozenInstanceError(TouchstoneError, AttributeError):
@@ -150,6 +153,22 @@ def record_fields(cls: type) -> tuple[str, ...]:
     return names
 
 
+def draft(cls: type) -> Any:
+    """A plain class with exactly the slots of record ``cls``, for a decoder's hot path: an
+    instance gets every field by ordinary attribute stores, then becomes a ``cls`` value by
+    ``obj.__class__ = cls`` (the same layout, so Python allows it), which is what ``__init__``
+    makes (one store per field) without a call per field through ``object.__setattr__``.  The
+    caller stores every field before the assignment and never touches the draft again; no
+    ``__post_init__`` runs.  Only for a record whose base is ``object`` (no inherited slots);
+    the layouts are checked here once, so a mismatch fails at import, not on a value."""
+    if cls.__bases__ != (object,) or "__post_init__" in cls.__dict__:
+        raise TypeError(f"no draft for {cls.__qualname__}: it has a base or a __post_init__")
+    made: Any = type(f"{cls.__name__}Draft", (), {"__slots__": record_fields(cls)})
+    probe = made()
+    probe.__class__ = cls  # raises TypeError now if the layouts ever differ
+    return made
+
+
 def replace(value: T, /, **changes: Any) -> T:
     """A copy of record ``value`` with ``changes`` to its ``init`` fields, as
     ``dataclasses.replace`` makes it (made through ``__init__``: factories of ``init=False``
@@ -160,20 +179,25 @@ def replace(value: T, /, **changes: Any) -> T:
     return made
 
 
-_TEMPLATES: dict[int, CodeType] = {}
-"""``__init__`` code by field count, compiled once with placeholder names (see :func:`_init`)."""
+_TEMPLATES: dict[int, CodeType] = dict(enumerate(TEMPLATES))
+"""``__init__`` code by field count with placeholder names (see :func:`_init`): the written-out
+templates of :mod:`._record_init`, and any larger count compiled once on first use."""
+
+
+def _compiled_template(count: int) -> CodeType:
+    """The code of ``def __init__(self, __f0, ...): __set(self, "__f0", __f0); ...``, compiled
+    from its source (what each template of :mod:`._record_init` is, written out)."""
+    names = [f"__f{i}" for i in range(count)]
+    body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
+    module = compile(f"def __init__({', '.join(['self', *names])}):\n{body}", "<record>", "exec")
+    return next(c for c in module.co_consts if isinstance(c, CodeType))
 
 
 def _template(count: int) -> CodeType:
-    """The code of ``def __init__(self, __f0, ...): __set(self, "__f0", __f0); ...``."""
+    """The template code for ``count`` fields."""
     code = _TEMPLATES.get(count)
     if code is None:
-        names = [f"__f{i}" for i in range(count)]
-        body = "".join(f"    __set(self, {n!r}, {n})\n" for n in names) or "    pass\n"
-        module = compile(
-            f"def __init__({', '.join(['self', *names])}):\n{body}", "<record>", "exec"
-        )
-        code = _TEMPLATES[count] = next(c for c in module.co_consts if isinstance(c, CodeType))
+        code = _TEMPLATES[count] = _compiled_template(count)
     return code
 
 
@@ -205,6 +229,8 @@ def _init(
                 placeholders.get(c, c) if type(c) is str else c for c in template.co_consts
             ),
             co_filename=f"<record {cls.__qualname__}>",
+            co_name="__init__",
+            co_qualname="__init__",
         )
         argdefs = tuple(defaults[n] for n in names[required:])
         fast: Callable[..., None] = FunctionType(

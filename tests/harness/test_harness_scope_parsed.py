@@ -121,3 +121,23 @@ def test_parsed_scope_operation_takes_the_fast_read(grants: list[JSON], operatio
 
 def _no_general_path(*args: object) -> dict[str, JSON]:
     raise AssertionError("the general path was taken")
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 300), st.integers(0, 1), st.integers(0, 1), st.integers(0, 300)),
+        max_size=4,
+    )
+)
+def test_matches_text_is_what_serde_json_writes(ranks: list[tuple[int, int, int, int]]) -> None:
+    """The text of a matches answer (one match written in one piece, small integers from a
+    table, larger ones by ``str``) is serde_json's text of the same object, which equals the
+    general writer's object."""
+    from mcp_touchstone.scope._matcher import MatchedGrant
+    from mcp_touchstone.scope._types import Operation, ToolGrant
+
+    grant = ToolGrant("s", "t", (Operation.INVOKE,))
+    found = tuple(MatchedGrant(i, grant, (s, t, c)) for i, s, t, c in ranks)
+    output = _scope._matches_output(found)
+    assert output == {"matches": [{"index": i, "specificity": [s, t, c]} for i, s, t, c in ranks]}
+    assert output.text == to_string(dict(output))

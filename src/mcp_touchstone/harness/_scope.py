@@ -64,17 +64,40 @@ def op_resolve_capability_grants(raw: JSON) -> dict[str, JSON]:
     return _answer(raw, resolve_capability_grants)
 
 
+_DECIMAL: tuple[str, ...] = tuple(map(str, range(64)))
+"""The decimal text of the small integers an answer holds (indexes, 0/1, constraint counts):
+``str`` of an ``int`` costs more than writing the rest of a one-match answer."""
+
+
+def _decimal(number: int) -> str:
+    return _DECIMAL[number] if number < 64 else str(number)
+
+
 def _matches_output(found: tuple[MatchedGrant, ...]) -> EncodedOutput:
     """``_matches(found)`` with its JSON text (keys in sorted order; every value an int)."""
+    output = EncodedOutput()
+    if len(found) == 1:  # the common answer, written in one piece
+        (match,) = found
+        index = match.index
+        server_exact, tool_exact, count = match.specificity
+        output["matches"] = [{"index": index, "specificity": [server_exact, tool_exact, count]}]
+        output.text = (
+            f'{{"matches":[{{"index":{_DECIMAL[index] if index < 64 else str(index)},'
+            f'"specificity":[{_DECIMAL[server_exact]},{_DECIMAL[tool_exact]},'
+            f"{_DECIMAL[count] if count < 64 else str(count)}]}}]}}"
+        )
+        return output
     matches: list[JSON] = []
     texts: list[str] = []
     for match in found:
-        server_exact, tool_exact, count = specificity = match.specificity
-        matches.append({"index": match.index, "specificity": list(specificity)})
+        index = match.index
+        server_exact, tool_exact, count = match.specificity
+        matches.append({"index": index, "specificity": [server_exact, tool_exact, count]})
         texts.append(
-            f'{{"index":{match.index},"specificity":[{server_exact},{tool_exact},{count}]}}'
+            f'{{"index":{_decimal(index)},"specificity":'
+            f"[{_DECIMAL[server_exact]},{_DECIMAL[tool_exact]},{_decimal(count)}]}}"
         )
-    output = EncodedOutput(matches=matches)
+    output["matches"] = matches
     output.text = '{"matches":[' + ",".join(texts) + "]}"
     return output
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._record import record, record_fields
+from mcp_touchstone.scope._record import draft, record
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -66,12 +66,10 @@ class MatchedGrant:
     specificity: tuple[int, int, int]
 
 
-_new = object.__new__
-_SET_INDEX, _SET_GRANT, _SET_SPECIFICITY = (
-    MatchedGrant.__dict__[name].__set__ for name in record_fields(MatchedGrant)
-)
-"""The slot setters of :class:`MatchedGrant`, in field order: the resolution makes each match as
-``object.__new__`` plus one store per field, which is what its ``__init__`` does."""
+_MatchDraft = draft(MatchedGrant)
+"""A mutable stand-in with the slots of :class:`MatchedGrant`: the resolution makes each match
+as a draft with its three fields stored, then given its class (:func:`._record.draft`), which
+is what ``MatchedGrant(index, grant, specificity)`` makes, without the call."""
 
 
 @record
@@ -166,9 +164,13 @@ def check_arguments(arguments: JSON) -> None:
         raise InvalidArgumentsError(str(exc)) from None
 
 
-def _resolve(
+def resolve_parsed(
     scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
 ) -> tuple[MatchedGrant, ...] | ConstraintError:
+    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
+    such a value always passes :func:`check_arguments`, so the check is left out (the harness
+    server's parsed-input operations, ``harness/_parsed.py``); the resolution itself, which
+    :func:`resolve_matching_grants` runs after the check."""
     facts: ArgumentFacts | None = None  # made at the first constraint to decide
     deciders = _DECIDERS
     matches: list[MatchedGrant] = []
@@ -186,10 +188,11 @@ def _resolve(
                 covered = False
                 break
         if covered:
-            match = _new(MatchedGrant)  # MatchedGrant(index, grant, ...) without the call
-            _SET_INDEX(match, index)
-            _SET_GRANT(match, grant)
-            _SET_SPECIFICITY(match, specificity(grant, tool_name, server_id))
+            match = _MatchDraft()  # MatchedGrant(index, grant, ...) without the call
+            match.index = index
+            match.grant = grant
+            match.specificity = specificity(grant, tool_name, server_id)
+            match.__class__ = MatchedGrant
             matches.append(match)
     return rank(matches)
 
@@ -209,16 +212,7 @@ def resolve_matching_grants(
     Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
     """
     check_arguments(arguments)
-    return _resolve(scope, tool_name, server_id, arguments)
-
-
-def resolve_parsed(
-    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
-) -> tuple[MatchedGrant, ...] | ConstraintError:
-    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
-    such a value always passes :func:`check_arguments`, so the check is left out (the harness
-    server's parsed-input operations, ``harness/_parsed.py``)."""
-    return _resolve(scope, tool_name, server_id, arguments)
+    return resolve_parsed(scope, tool_name, server_id, arguments)
 
 
 def resolve_capability_grants(
