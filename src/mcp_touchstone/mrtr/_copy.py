@@ -14,6 +14,7 @@ never mutates a copy's nested values, so no answer can tell).
 
 from __future__ import annotations
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["copy_json"]
@@ -21,7 +22,7 @@ __all__ = ["copy_json"]
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-class _NotPlainError(Exception):
+class _NotPlainError(TouchstoneError):
     """The value holds something other than plain JSON: ``deepcopy`` copies it."""
 
 
