@@ -326,3 +326,30 @@ def test_the_harness_scope_path_imports_no_typing_at_run_time() -> None:
         [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "False"
+
+
+def test_a_denied_field_of_a_wide_struct_lists_one_of_the_fields() -> None:
+    """SCOPE-SHAPE-6: serde words a denied field of a struct with three or more fields
+    ``expected one of `a`, `b`, `c``` (serde's ``OneOf``), two fields ``expected `a` or `b```;
+    the decoder once wrote ``expected `a` or `b` or `c``` for every width."""
+    binding: dict[str, JSON] = {"body": {}, "signature": "ee", "x": 1}
+    value: dict[str, JSON] = {
+        "threshold": {"units": 1, "currency": "USD"},
+        "approval_budget_id": "b",
+        "approval_budget_epoch": 1,
+        "cumulative_approval_root_binding": binding,
+    }
+    constraint: JSON = {"type": "require_cumulative_approval_above", "value": value}
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_constraint(constraint)
+    assert exc.value.problem == (
+        "unknown field `x`, expected one of `body`, `algorithm`, `signature`"
+    )
+    del binding["x"]
+    value["y"] = 2
+    with pytest.raises(ScopeDecodeError) as exc:
+        decode_constraint(constraint)
+    assert str(exc.value) == (
+        "constraint.value: unknown field `y`, expected one of `threshold`, `approval_budget_id`, "
+        "`approval_budget_epoch`, `cumulative_approval_root_binding`"
+    )

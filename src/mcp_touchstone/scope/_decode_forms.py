@@ -22,6 +22,7 @@ from mcp_touchstone._serde import (
     invalid_value,
     missing_field,
     sequence_fields,
+    unknown_field,
 )
 from mcp_touchstone.serde_json import JSON
 
@@ -177,7 +178,6 @@ def _struct(
     steps = {f: f".{f}" for f in names}
     decoders = {f: dec for f, dec, _ in fields}
     defaulted = frozenset(f for f, _, d in fields if d is not REQUIRED and d is not OPTIONAL)
-    expected_names = " or ".join(f"`{n}`" for n in names)
 
     def decode(value: JSON, where: Where) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -185,9 +185,7 @@ def _struct(
             if deny_unknown:
                 for key in value:
                     if key not in names:
-                        raise ScopeDecodeError(
-                            where, f"unknown field `{key}`, expected {expected_names}"
-                        )
+                        raise ScopeDecodeError(where, unknown_field(key, names))
             for fname, dec, default in fields:
                 if fname in value:
                     out[fname] = dec(value[fname], (where, steps[fname]))
