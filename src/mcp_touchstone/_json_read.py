@@ -173,19 +173,26 @@ def _too_deep(text: str) -> bool:
 
 
 _NON_BRACKET_BYTES = bytes(i for i in range(256) if i not in b"[]{}")
-_BYTE_NESTING = [0] * 256
-for _open in b"[{":
-    _BYTE_NESTING[_open] = 1
-for _close in b"]}":
-    _BYTE_NESTING[_close] = -1
+_PAREN = bytes.maketrans(b"[{]}", b"(())")
 
 
-def _too_deep_plain(raw: bytes) -> bool:
-    """:func:`_too_deep` for (syntactically valid) UTF-8 text with no backslash: no string
-    then holds a quote, so the text between the quotes at even positions is everything outside
-    the strings, and its brackets are found at C speed."""
-    brackets = b"".join(raw.split(b'"')[::2]).translate(None, _NON_BRACKET_BYTES)
-    return max(accumulate(map(_BYTE_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
+def _too_deep_bytes(raw: bytes) -> bool:
+    """:func:`_too_deep` for any (syntactically valid) UTF-8 text, at C speed throughout
+    (``tests/json/test_json_depth_bytes.py`` pins it equal to :func:`_too_deep`).
+
+    In valid JSON a backslash occurs only inside a string and starts a two-character escape, so
+    removing the ``\\\\`` pairs left to right and then every ``\\"`` leaves exactly the strings'
+    delimiting quotes, and the text between the quotes at even positions is everything outside
+    the strings. Its brackets nest properly, so one ``replace`` of ``()`` removes every
+    innermost pair and lowers the greatest depth by exactly one: the depth reaches
+    ``MAX_DEPTH`` iff ``MAX_DEPTH - 1`` passes leave a bracket."""
+    unescaped = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = b"".join(unescaped.split(b'"')[::2]).translate(_PAREN, _NON_BRACKET_BYTES)
+    for _ in range(MAX_DEPTH - 1):
+        if not brackets:
+            return False
+        brackets = brackets.replace(b"()", b"")
+    return bool(brackets)
 
 
 _DECODER = _json.JSONDecoder(
@@ -274,9 +281,7 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    if (text.count("[") + text.count("{")) >= MAX_DEPTH and (
-        _too_deep(text) if b"\\" in raw else _too_deep_plain(raw)
-    ):
+    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep_bytes(raw):
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.

@@ -112,22 +112,6 @@ def test_boundary_integers_on_either_path(text: str, expected: str) -> None:
     assert to_string(from_str(text.encode())) == expected
 
 
-@given(
-    st.lists(
-        st.sampled_from(["[", "]", "{", "}", '"', '"a[', '{"k":', ",", "1", '"]"', "\\\\"]),
-        max_size=300,
-    ).map("".join),
-    st.integers(0, 200),
-)
-def test_plain_depth_matches_the_regex_depth(body: str, depth: int) -> None:
-    """The byte-level depth measure (text without a backslash) and the regex one agree on
-    any text built from brackets and string pieces, wrapped ``depth`` levels deep."""
-    text = "[" * depth + body + "]" * depth
-    if "\\" in text or text.count('"') % 2:
-        return
-    assert _json_read._too_deep_plain(text.encode()) == _json_read._too_deep(text)
-
-
 def _stdlib_decode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_json_read, "_decode", lambda decoder, text: decoder.decode(text))
 

@@ -1,0 +1,57 @@
+"""The byte-level nesting measure equals the regex definition on valid JSON (JSON-PARSE-6)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_touchstone import _json_read
+from mcp_touchstone.serde_json import MAX_DEPTH, JsonError, from_str, to_string
+from tests.strategies.json import values
+
+_PIECES = st.sampled_from(
+    ['"', '"a[', '"]"', '"\\\\"', '"\\""', '"\\\\\\""', '"{\\\\"', '"x\\"]"', "1", '"\\u005b"']
+)
+
+
+@st.composite
+def _nested_texts(draw: st.DrawFn) -> str:
+    """Valid JSON nested to any depth near the limit, strings full of brackets, quotes and
+    backslashes between the levels."""
+    text = draw(st.sampled_from(['"[["', "1", '"\\\\"', '"\\"{"', "[]", "{}"]))
+    for _ in range(draw(st.integers(0, 140))):
+        pieces = [p for p in draw(st.lists(_PIECES, max_size=2)) if p.count('"') % 2 == 0]
+        if draw(st.booleans()):
+            text = "[" + ",".join([*pieces, text]) + "]"
+        else:
+            text = "{" + ",".join(f'"k{i}":{p}' for i, p in enumerate([*pieces, text])) + "}"
+        if draw(st.integers(0, 3)) == 0:
+            text = "[" + text + ',"]",[[]]]'
+    return text
+
+
+@given(_nested_texts())
+def test_byte_depth_equals_the_definition(text: str) -> None:
+    """``_too_deep_bytes`` equals ``_too_deep`` on valid JSON nested to any depth around 128,
+    escaped quotes and backslashes inside the strings between the levels."""
+    json.loads(text)  # valid by construction
+    assert _json_read._too_deep_bytes(text.encode()) == _json_read._too_deep(text)
+
+
+@given(values(), st.integers(0, 140))
+def test_byte_depth_equals_the_definition_on_wrapped_values(value: object, depth: int) -> None:
+    """The same on any JSON value the layer writes, wrapped ``depth`` arrays deep."""
+    text = "[" * depth + to_string(value) + "]" * depth  # type: ignore[arg-type]
+    assert _json_read._too_deep_bytes(text.encode()) == _json_read._too_deep(text)
+
+
+def test_depth_limit_edges_through_from_str() -> None:
+    """127 levels parse, 128 are refused, and brackets inside strings never count."""
+    assert from_str("[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)) is not None
+    with pytest.raises(JsonError, match=r"^recursion limit exceeded$"):
+        from_str("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    quoted = '["' + "[" * 200 + '\\"' + "{" * 200 + '"]'
+    assert from_str(quoted) == ["[" * 200 + '"' + "{" * 200]
