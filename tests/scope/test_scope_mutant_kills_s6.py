@@ -12,12 +12,15 @@ import sys
 
 import pytest
 
+from mcp_touchstone._rust import U64_MAX, USIZE_MAX
 from mcp_touchstone.scope import (
     ArgumentFacts,
+    InvalidArgumentsError,
     ScopeDecodeError,
     constraint_matches,
     decode_constraint,
     decode_scope,
+    resolve_matching_grants,
 )
 from mcp_touchstone.scope import _types as t
 from mcp_touchstone.scope._arguments import parse_domain
@@ -353,3 +356,36 @@ def test_a_denied_field_of_a_wide_struct_lists_one_of_the_fields() -> None:
         "constraint.value: unknown field `y`, expected one of `threshold`, `approval_budget_id`, "
         "`approval_budget_epoch`, `cumulative_approval_root_binding`"
     )
+
+
+def test_fast_path_reads_integer_contents_at_their_bounds() -> None:
+    """The one-pass decoder reads ``max_length`` and ``max_args_size`` (usize) at 0 and
+    ``usize::MAX`` and ``max_rows_returned`` (u64) at 0 and ``u64::MAX``, and leaves one past
+    the bound to the general decoder, which refuses it (kills scope/_decode_fast.py's
+    ``0 <= content`` -> ``0 < content``: only the fast path's reach shows it)."""
+    for tag, make, top in (
+        ("max_length", MaxLength, USIZE_MAX),
+        ("max_args_size", MaxArgsSize, USIZE_MAX),
+        ("max_rows_returned", MaxRowsReturned, U64_MAX),
+    ):
+        for content in (0, top):
+            fast = fast_scope(_one_grant({"type": tag, "value": content}))
+            assert fast is not None, (tag, content)
+            assert fast.grants[0].constraints == (make(content),), (tag, content)
+        assert fast_scope(_one_grant({"type": tag, "value": top + 1})) is None, tag
+        assert fast_scope(_one_grant({"type": tag, "value": -1})) is None, tag
+        with pytest.raises(ScopeDecodeError):
+            decode_scope(_one_grant({"type": tag, "value": -1}))
+
+
+def test_non_json_arguments_are_refused_naming_arguments() -> None:
+    """SCOPE-ARG-1: arguments serde_json could not hold (a NaN, a set) are refused before any
+    grant is read, the message naming the place ``arguments`` (kills scope/_matcher.py's
+    ``where="arguments"`` changed)."""
+    scope = decode_scope({"grants": []})
+    with pytest.raises(InvalidArgumentsError) as exc:
+        resolve_matching_grants(scope, "t", "s", float("nan"))
+    assert str(exc.value) == "arguments: non-finite float nan"
+    with pytest.raises(InvalidArgumentsError) as exc:
+        resolve_matching_grants(scope, "t", "s", {1, 2})  # type: ignore[arg-type]
+    assert str(exc.value) == "arguments: set is not a JSON value"
