@@ -11,7 +11,6 @@ from __future__ import annotations
 import json as _json
 import math
 import re
-from itertools import accumulate
 
 from mcp_touchstone._json_value import I64_MIN as _I64_MIN
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, JsonError
@@ -159,26 +158,16 @@ def _check_surrogate_escapes(text: str) -> None:
         raise JsonError("unexpected end of hex escape")
 
 
-_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def _too_deep(text: str) -> bool:
-    """Whether (syntactically valid) JSON text nests arrays/objects ``MAX_DEPTH`` deep
-    (JSON-PARSE-6). Measured on the text, not the parsed value: a value that a later duplicate
-    key discards is gone from the result, but serde_json has already refused its depth."""
-    brackets = _NOT_BRACKET.sub("", _STRING_LITERAL.sub("", text))
-    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
-
-
 _NON_BRACKET_BYTES = bytes(i for i in range(256) if i not in b"[]{}")
 _PAREN = bytes.maketrans(b"[{]}", b"(())")
 
 
 def _too_deep_bytes(raw: bytes) -> bool:
-    """:func:`_too_deep` for any (syntactically valid) UTF-8 text, at C speed throughout
-    (``tests/json/test_json_depth_bytes.py`` pins it equal to :func:`_too_deep`).
+    """Whether (syntactically valid) JSON text nests arrays/objects ``MAX_DEPTH`` deep
+    (JSON-PARSE-6), at C speed throughout. Measured on the text, not the parsed value: a value
+    that a later duplicate key discards is gone from the result, but serde_json has already
+    refused its depth (``tests/json/test_json_depth_bytes.py`` pins it equal to the running
+    bracket count outside strings).
 
     In valid JSON a backslash occurs only inside a string and starts a two-character escape, so
     removing the ``\\\\`` pairs left to right and then every ``\\"`` leaves exactly the strings'

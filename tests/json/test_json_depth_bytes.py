@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 
 import pytest
 from hypothesis import given
@@ -11,6 +13,17 @@ from hypothesis import strategies as st
 from mcp_touchstone import _json_read
 from mcp_touchstone.serde_json import MAX_DEPTH, JsonError, from_str, to_string
 from tests.strategies.json import values
+
+_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _too_deep(text: str) -> bool:
+    """The definition: the running count of brackets outside strings reaches ``MAX_DEPTH``."""
+    brackets = _NOT_BRACKET.sub("", _STRING_LITERAL.sub("", text))
+    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) >= MAX_DEPTH
+
 
 _PIECES = st.sampled_from(
     ['"', '"a[', '"]"', '"\\\\"', '"\\""', '"\\\\\\""', '"{\\\\"', '"x\\"]"', "1", '"\\u005b"']
@@ -35,17 +48,17 @@ def _nested_texts(draw: st.DrawFn) -> str:
 
 @given(_nested_texts())
 def test_byte_depth_equals_the_definition(text: str) -> None:
-    """``_too_deep_bytes`` equals ``_too_deep`` on valid JSON nested to any depth around 128,
+    """``_too_deep_bytes`` equals the definition on valid JSON nested to any depth around 128,
     escaped quotes and backslashes inside the strings between the levels."""
     json.loads(text)  # valid by construction
-    assert _json_read._too_deep_bytes(text.encode()) == _json_read._too_deep(text)
+    assert _json_read._too_deep_bytes(text.encode()) == _too_deep(text)
 
 
 @given(values(), st.integers(0, 140))
 def test_byte_depth_equals_the_definition_on_wrapped_values(value: object, depth: int) -> None:
     """The same on any JSON value the layer writes, wrapped ``depth`` arrays deep."""
     text = "[" * depth + to_string(value) + "]" * depth  # type: ignore[arg-type]
-    assert _json_read._too_deep_bytes(text.encode()) == _json_read._too_deep(text)
+    assert _json_read._too_deep_bytes(text.encode()) == _too_deep(text)
 
 
 def test_depth_limit_edges_through_from_str() -> None:
@@ -53,5 +66,9 @@ def test_depth_limit_edges_through_from_str() -> None:
     assert from_str("[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)) is not None
     with pytest.raises(JsonError, match=r"^recursion limit exceeded$"):
         from_str("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    siblings = "[" + "[]," * 5 + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2) + "]"
+    assert from_str(siblings) is not None  # 127 deep, the siblings' pairs closed before
+    with pytest.raises(JsonError, match=r"^recursion limit exceeded$"):
+        from_str("[" + "[]," * 5 + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "]")
     quoted = '["' + "[" * 200 + '\\"' + "{" * 200 + '"]'
     assert from_str(quoted) == ["[" * 200 + '"' + "{" * 200]

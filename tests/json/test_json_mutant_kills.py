@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone._rust import INTEGER_BOUNDS, LOG_LEVELS, rust_debug_str
+from mcp_touchstone._rust import (
+    INTEGER_BOUNDS,
+    LOG_LEVELS,
+    rust_debug_str,
+    rust_trim,
+    split_whitespace,
+)
 from mcp_touchstone._serde import integer_in, unit_variant_error
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
@@ -100,3 +106,23 @@ def test_log_levels_are_mcps_eight() -> None:
     assert sorted(LOG_LEVELS) == sorted(
         ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
     )
+
+
+def test_rust_debug_escapes_enclosing_and_nonspacing_marks() -> None:
+    """Rust's ``{:?}`` escapes every Grapheme_Extend character, the general categories Mn and
+    Me as well as the Other_Grapheme_Extend table: U+20DD COMBINING ENCLOSING CIRCLE (Me) and
+    U+0301 COMBINING ACUTE ACCENT (Mn) print as ``\\u{..}`` (kills _rust.py's ``"Me"``
+    changed)."""
+    assert rust_debug_str("\u20dd") == '"\\u{20dd}"'
+    assert rust_debug_str("o\u20dd") == '"o\\u{20dd}"'
+    assert rust_debug_str("e\u0301") == '"e\\u{301}"'
+
+
+def test_rust_whitespace_is_only_the_white_space_property() -> None:
+    """``str::split_whitespace`` and ``str::trim`` cut only at White_Space characters: letters,
+    digits and punctuation, ``X`` and ``]`` among them, are never cut (kills _rust.py's
+    whitespace-run pattern changed, which made ``X`` a space)."""
+    assert split_whitespace("aX b]\u00a0c\u2003d") == ("aX", "b]", "c", "d")
+    assert split_whitespace("XX") == ("XX",)
+    assert rust_trim("X a X") == "X a X"
+    assert rust_trim("\u3000 a\u0085") == "a"
