@@ -453,6 +453,11 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
         (b'{"zz":-x}', "invalid number at line 1 column 8"),
         (b'{"zz":01}', "invalid number at line 1 column 8"),
         (b'{"zz":00}', "invalid number at line 1 column 8"),
+        (b'{"zz":09}', "invalid number at line 1 column 8"),
+        # a newline as the first byte: the next byte is line 2, its columns counted from 1
+        (b'\n{"zz":09}', "invalid number at line 2 column 8"),
+        (b'\n{"zz":1X}', "expected `,` or `}` at line 2 column 8"),
+        (b'\n\n{"zz":1E}', "invalid number at line 3 column 9"),
     ],
 )
 def test_number_ends(data: bytes, message: str) -> None:
@@ -460,7 +465,9 @@ def test_number_ends(data: bytes, message: str) -> None:
     assert refusal(data) == message
 
 
-@pytest.mark.parametrize("number", ["1E5", "1e5", "1.5E-2", "-0.0e0", "2e+3", "0", "-7"])
+@pytest.mark.parametrize(
+    "number", ["1E5", "1e5", "1.5E-2", "-0.0e0", "2e+3", "0", "-7", "9e9", "1E-9", "0.9", "90"]
+)
 def test_numbers_of_every_shape_are_skipped(number: str) -> None:
     """MRTR-PAYLOAD-8: each exponent letter and sign reads in an ignored member."""
     data = f'{{"zz":{number},"answers":{{}},"exp":1,"req":"r"}}'.encode()
