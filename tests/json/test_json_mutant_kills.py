@@ -12,7 +12,7 @@ from mcp_touchstone._rust import (
     split_whitespace,
 )
 from mcp_touchstone._serde import integer_in, unit_variant_error
-from mcp_touchstone.serde_json import JSON, JsonError, validate
+from mcp_touchstone.serde_json import JSON, JsonError, from_str, validate
 
 
 def test_integer_bounds_name_every_rust_integer_type() -> None:
@@ -126,3 +126,24 @@ def test_rust_whitespace_is_only_the_white_space_property() -> None:
     assert split_whitespace("XX") == ("XX",)
     assert rust_trim("X a X") == "X a X"
     assert rust_trim("\u3000 a\u0085") == "a"
+
+
+def test_an_out_of_range_literal_is_quoted_whole_up_to_forty_characters() -> None:
+    """JSON-NUM-*: a refused literal of 40 characters is quoted whole, one of 41 cut to its
+    first 37 and ``...`` (kills _json_read.py's ``len(literal) <= 40`` -> ``< 40``)."""
+    forty = "1" + "0" * 35 + "e999"
+    with pytest.raises(JsonError) as exc:
+        from_str(forty)
+    assert str(exc.value) == f"number out of range: {forty}"
+    longer = "1" + "0" * 36 + "e999"
+    with pytest.raises(JsonError) as exc:
+        from_str(longer)
+    assert str(exc.value) == f"number out of range: {longer[:37]}..."
+
+
+def test_a_private_use_escape_after_a_surrogate_pair_is_a_character() -> None:
+    """JSON-PARSE-3: ``\\ue000`` (just past the trailing-surrogate range) is a character even
+    in text that also holds a surrogate-pair escape, so the escape scan runs (kills
+    _json_read.py's ``0xDC00 <= unit <= 0xDFFF`` upper bound raised by one)."""
+    assert from_str('"\\ud800\\udc00\\ue000"') == "\U00010000\ue000"
+    assert from_str('["\\ue000","\\udbff\\udfff"]') == ["\ue000", "\U0010ffff"]
