@@ -108,6 +108,8 @@ def test_a_position_after_a_newline_counts_from_the_line() -> None:
     """MRTR-PAYLOAD-8: serde's column restarts at each newline, 0 before the first byte."""
     assert refusal(b'{"exp":\n[1]}') == "invalid type: sequence, expected u64 at line 2 column 0"
     assert refusal(b'{"exp":\n  {}}') == "invalid type: map, expected u64 at line 2 column 2"
+    # a newline as the very first byte: the next line starts at byte 1
+    assert refusal(b'\n{"exp":[1]}') == "invalid type: sequence, expected u64 at line 2 column 7"
     assert (
         refusal(b'{\n"exp":\n"x"}') == 'invalid type: string "x", expected u64 at line 3 column 3'
     )
@@ -454,6 +456,8 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
         (b'{"zz":01}', "invalid number at line 1 column 8"),
         (b'{"zz":00}', "invalid number at line 1 column 8"),
         (b'{"zz":09}', "invalid number at line 1 column 8"),
+        (b'{"zz":1e9X}', "expected `,` or `}` at line 1 column 10"),
+        (b'{"zz":1E+9X}', "expected `,` or `}` at line 1 column 11"),
         # a newline as the first byte: the next byte is line 2, its columns counted from 1
         (b'\n{"zz":09}', "invalid number at line 2 column 8"),
         (b'\n{"zz":1X}', "expected `,` or `}` at line 2 column 8"),
