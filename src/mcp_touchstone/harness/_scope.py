@@ -82,9 +82,9 @@ def _matches_output(found: tuple[MatchedGrant, ...]) -> EncodedOutput:
         server_exact, tool_exact, count = match.specificity
         output["matches"] = [{"index": index, "specificity": [server_exact, tool_exact, count]}]
         output.text = (
-            f'{{"matches":[{{"index":{_DECIMAL[index] if index < 64 else str(index)},'
+            f'{{"matches":[{{"index":{_decimal(index)},'
             f'"specificity":[{_DECIMAL[server_exact]},{_DECIMAL[tool_exact]},'
-            f"{_DECIMAL[count] if count < 64 else str(count)}]}}]}}"
+            f"{_decimal(count)}]}}]}}"
         )
         return output
     matches: list[JSON] = []

@@ -143,21 +143,23 @@ class Context:
         return self._capabilities
 
     # ------------------------------------------------------------------ inputs
-    def _request_input(self, kind: InputKind, key: str, params: JSON) -> JSON:
+    def _open_round(self, kind: InputKind) -> RoundState:
+        """This dispatch's round, or the refusal of asking ``kind`` outside the MRTR methods."""
         if self._round is None:
             raise RpcError(INVALID_REQUEST, f"{_KIND_WORD[kind]} is not available for this request")
+        return self._round
+
+    def _request_input(self, kind: InputKind, key: str, params: JSON) -> JSON:
+        round_state = self._open_round(kind)  # refused before the params are read
         request = decode_input_request({"method": kind.value, "params": params})
-        return self._round.resolve(key, request)
+        return round_state.resolve(key, request)
 
     def request_input(self, key: str, request: InputRequest) -> JSON:
         """``elicit`` / ``sample`` / ``list_roots`` for a request already decoded (with
         :func:`~mcp_touchstone.mrtr._requests.decode_input_request`, which is total and pure):
         the same answer or error as the helper for ``request.kind`` given the params it was
         decoded from, without decoding them again."""
-        if self._round is None:
-            word = _KIND_WORD[request.kind]
-            raise RpcError(INVALID_REQUEST, f"{word} is not available for this request")
-        return self._round.resolve(key, request)
+        return self._open_round(request.kind).resolve(key, request)
 
     def elicit(self, key: str, params: JSON) -> JSON:
         """``ctx.elicit(key, params)``: the ``ElicitResult`` answer, or an error (MRTR-CTX-1)."""
