@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.vectorgen.scope_decoding_binding import THRESHOLD, _binding
+
 __all__ = ["files"]
 
 Json = Any
@@ -31,7 +33,6 @@ Json = Any
 MATCH = {"matches": [{"index": 0, "specificity": [1, 1, 1]}]}
 NONE: dict[str, Json] = {"matches": []}
 INVALID = {"error": {"kind": "invalid_input", "message": "(not compared)"}}
-THRESHOLD = {"units": 1000, "currency": "USD"}
 
 
 def _grant(constraint: dict[str, Json]) -> dict[str, Json]:
@@ -74,31 +75,15 @@ def _path(prefix: str) -> dict[str, Json]:
 
 
 def _binding_with_extra_key() -> dict[str, Json]:
-    body = {
-        "schema": "chio.cumulative-approval-root.v1",
-        "root_capability_id": "cap-1",
-        "root_capability_hash": "00",
-        "root_issuer": "aa",
-        "root_subject": "bb",
-        "root_scope_hash": "cc",
-        "root_grant_hash": "dd",
-        "approval_budget_id": "b",
-        "approval_budget_epoch": 1,
-        "threshold": THRESHOLD,
-        "root_expires_at": 1900000000,
-    }
+    binding = _binding("ed25519")  # the full body scope_decoding_binding's vectors use
+    binding["x"] = 1
     return {
         "type": "require_cumulative_approval_above",
         "value": {
             "threshold": THRESHOLD,
             "approval_budget_id": "b",
             "approval_budget_epoch": 1,
-            "cumulative_approval_root_binding": {
-                "body": body,
-                "algorithm": "ed25519",
-                "signature": "ee",
-                "x": 1,
-            },
+            "cumulative_approval_root_binding": binding,
         },
     }
 
