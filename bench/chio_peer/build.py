@@ -1,0 +1,237 @@
+"""Build ``chio-peer``: Chio's own portable scope matcher behind harness protocol v1, offline.
+
+Run: ``python bench/chio_peer/build.py`` (or ``make chio-peer``).  Prints the binary's path last.
+
+1. Checks that the Debian Rust crate packages are installed (``dpkg -s``) and installs the missing
+   ones with ``apt-get`` (root and Debian's archive needed): they put crate sources with
+   ``.cargo-checksum.json`` under ``/usr/share/cargo/registry``, a cargo directory source.
+2. Extracts ``crates/chio-core-types`` and ``crates/chio-kernel-core`` at the pinned commit
+   ``d2816aa0`` from a Chio git dir (``CHIO_GIT``; default the bb-connor/arc mirror) into the
+   git-ignored ``bench/chio_peer/build/chio``.  Chio's Rust source is not changed.
+3. Rewrites the two extracted ``Cargo.toml`` files for this offline build (each change printed):
+   ``[dev-dependencies]`` dropped (tests are not built, and cargo would resolve them), the optional
+   ``aws-lc-rs`` dropped from the dependencies and from the ``fips`` feature (off by default; not
+   packaged; the feature stays, so Chio's ``cfg(feature = "fips")`` still names a feature), every
+   ``dep/feature`` entry whose Debian crate version has no such feature dropped (``url/std``,
+   ``percent-encoding/std``: Debian's url 2.3.1 and percent-encoding 2.2.0 predate them), and the
+   ``wasm32`` target table (it asks for getrandom's ``js`` feature, which Debian's getrandom
+   0.2.8 lacks; this is a host build).
+4. Writes the workspace root ``build/Cargo.toml`` (Chio's ``[workspace.package]`` and the
+   ``[workspace.dependencies]`` the crates inherit, taken from Chio's root manifest; our driver
+   ``bench/chio_peer`` as a member; ``ed25519-dalek`` patched to our stub
+   ``stubs/ed25519-dalek``, every body of which aborts) and ``build/.cargo/config.toml``
+   (crates-io replaced by the Debian directory source).
+5. ``cargo build --offline --release -p chio-peer`` in ``build/`` (Chio's workspace sets no release
+   profile, so cargo's default one, as Chio's own release build uses), then prints the versions
+   cargo resolved and the binary's path.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BUILD = HERE / "build"
+CHIO_GIT = Path(os.environ.get("CHIO_GIT", "/work/.mirror/bb-connor+arc/repo"))
+CHIO_COMMIT = "d2816aa060ba7c0fd10edcece9192e9b4c2850fd"
+CRATES = ("crates/chio-core-types", "crates/chio-kernel-core")
+REGISTRY = Path("/usr/share/cargo/registry")
+BINARY = BUILD / "target" / "release" / "chio-peer"
+DEBIAN_PACKAGES = (
+    "librust-serde-dev",
+    "librust-serde-derive-dev",
+    "librust-serde-json-dev",
+    "librust-url-dev",
+    "librust-hex-dev",
+    "librust-ryu-dev",
+    "librust-sha2-dev",
+    "librust-percent-encoding-dev",
+    "librust-thiserror-dev",
+    "librust-rand-core-dev",
+    "librust-getrandom-dev",
+)
+DROPPED_DEPENDENCIES = ("aws-lc-rs",)
+
+
+def say(message: str) -> None:
+    print(f"chio-peer: {message}", flush=True)
+
+
+def ensure_debian_crates() -> None:
+    """Install the Debian crate packages that are missing (apt-get; needs root)."""
+    missing = [
+        name
+        for name in DEBIAN_PACKAGES
+        if subprocess.run(["dpkg", "-s", name], capture_output=True, check=False).returncode != 0
+    ]
+    if not missing:
+        say(f"Debian crate packages present ({len(DEBIAN_PACKAGES)})")
+        return
+    say(f"installing {' '.join(missing)} (apt-get; needs root and the Debian archive)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
+
+
+def git(*args: str) -> bytes:
+    return subprocess.run(
+        ["git", f"--git-dir={CHIO_GIT}", *args], capture_output=True, check=True
+    ).stdout
+
+
+def extract_chio() -> dict[str, Any]:
+    """Extract the two crates at the pinned commit; return Chio's root manifest."""
+    if not (CHIO_GIT / "HEAD").exists():
+        raise SystemExit(f"chio-peer: no Chio git dir at {CHIO_GIT} (set CHIO_GIT)")
+    try:
+        git("cat-file", "-e", f"{CHIO_COMMIT}^{{commit}}")
+    except subprocess.CalledProcessError:
+        raise SystemExit(f"chio-peer: {CHIO_GIT} has no commit {CHIO_COMMIT}") from None
+    target = BUILD / "chio"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    archive = git("archive", "--format=tar", CHIO_COMMIT, *CRATES)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(target, filter="data")
+    say(f"extracted {', '.join(CRATES)} at {CHIO_COMMIT[:8]} from {CHIO_GIT}")
+    return tomllib.loads(git("show", f"{CHIO_COMMIT}:Cargo.toml").decode())
+
+
+def debian_features(crate: str) -> set[str] | None:
+    """The feature names (explicit and optional-dependency ones) of the Debian copy of ``crate``."""
+    found = sorted(REGISTRY.glob(f"{crate}-[0-9]*/Cargo.toml"))
+    if not found:
+        return None
+    manifest = tomllib.loads(found[-1].read_text())
+    optional = {n for n, d in manifest.get("dependencies", {}).items() if isinstance(d, dict) and d.get("optional")}
+    return set(manifest.get("features", {})) | optional
+
+
+def adapt_manifest(manifest: dict[str, Any], name: str) -> dict[str, Any]:
+    """Chio's crate manifest, adapted to the offline Debian build (every change printed)."""
+    if manifest.pop("dev-dependencies", None) is not None:
+        say(f"{name}: [dev-dependencies] dropped (tests are not built)")
+    for cfg in [c for c in manifest.get("target", {}) if "wasm32" in c]:
+        del manifest["target"][cfg]
+        say(f"{name}: [target.'{cfg}'] dropped (a host build; Debian's getrandom has no js)")
+    if manifest.get("target") == {}:
+        del manifest["target"]
+    deps = manifest.get("dependencies", {})
+    for dep in DROPPED_DEPENDENCIES:
+        if deps.pop(dep, None) is not None:
+            say(f"{name}: optional dependency {dep} dropped (not packaged; its feature is off)")
+    features: dict[str, list[str]] = manifest.get("features", {})
+    for feature, entries in features.items():
+        kept = []
+        for entry in entries:
+            if entry.removeprefix("dep:") in DROPPED_DEPENDENCIES:
+                say(f"{name}: feature {feature}: {entry} dropped (a dropped dependency)")
+                continue
+            dep, _, wanted = entry.partition("/")
+            have = debian_features(dep) if wanted and dep in deps else None
+            if have is not None and wanted not in have:
+                say(f"{name}: feature {feature}: {entry} dropped (Debian's {dep} has no {wanted})")
+                continue
+            kept.append(entry)
+        features[feature] = kept
+    return manifest
+
+
+def toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_value(key)
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def toml_document(doc: dict[str, Any], prefix: tuple[str, ...] = ()) -> str:
+    """TOML text of ``doc``: its plain keys, then one ``[table]`` per nested dict."""
+    plain = {k: v for k, v in doc.items() if not isinstance(v, dict)}
+    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
+    out = []
+    if prefix and (plain or not tables):
+        out.append(f"[{'.'.join(toml_key(p) for p in prefix)}]")
+    out += [f"{toml_key(k)} = {toml_value(v)}" for k, v in plain.items()]
+    text = "\n".join(out) + ("\n\n" if out else "")
+    for key, table in tables.items():
+        text += toml_document(table, (*prefix, key))
+    return text
+
+
+def write_workspace(chio_root: dict[str, Any]) -> None:
+    """The workspace root manifest and the offline cargo config, in ``build/``."""
+    inherited: dict[str, Any] = {}
+    for crate in CRATES:
+        path = BUILD / "chio" / crate / "Cargo.toml"
+        manifest = adapt_manifest(tomllib.loads(path.read_text()), Path(crate).name)
+        for name, dep in manifest.get("dependencies", {}).items():
+            if isinstance(dep, dict) and dep.get("workspace"):
+                inherited[name] = chio_root["workspace"]["dependencies"][name]
+        header = f"# Generated by bench/chio_peer/build.py from Chio's {crate}/Cargo.toml.\n\n"
+        path.write_text(header + toml_document(manifest))
+    workspace = {
+        "workspace": {
+            "resolver": "2",
+            "members": ["..", *(f"chio/{crate}" for crate in CRATES)],
+            "package": chio_root["workspace"]["package"],
+            "dependencies": inherited,
+        },
+        "patch": {"crates-io": {"ed25519-dalek": {"path": "../stubs/ed25519-dalek"}}},
+    }
+    header = "# Generated by bench/chio_peer/build.py (git-ignored).\n\n"
+    (BUILD / "Cargo.toml").write_text(header + toml_document(workspace))
+    config = BUILD / ".cargo" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(
+        header
+        + '[source.crates-io]\nreplace-with = "debian"\n\n'
+        + f"[source.debian]\ndirectory = {toml_value(str(REGISTRY))}\n"
+    )
+
+
+def build() -> None:
+    env = {**os.environ, "CHIO_PEER_CHIO_COMMIT": CHIO_COMMIT[:8]}
+    command = ["cargo", "build", "--offline", "--release", "-p", "chio-peer"]
+    say(f"{' '.join(command)} (in {BUILD.relative_to(HERE.parent.parent)})")
+    if subprocess.run(command, cwd=BUILD, check=False, env=env).returncode != 0:
+        raise SystemExit("chio-peer: cargo build failed (its messages are above)")
+    lock = tomllib.loads((BUILD / "Cargo.lock").read_text())
+    versions = {p["name"]: p["version"] for p in lock["package"]}
+    shown = ("serde", "serde_json", "ryu", "url", "sha2", "hex", "thiserror", "ed25519-dalek")
+    say("resolved: " + ", ".join(f"{n} {versions[n]}" for n in shown if n in versions))
+
+
+def main() -> int:
+    start = time.monotonic()
+    ensure_debian_crates()
+    chio_root = extract_chio()
+    write_workspace(chio_root)
+    build()
+    say(f"built in {time.monotonic() - start:.1f} s")
+    print(BINARY)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
