@@ -113,7 +113,8 @@ def debian_features(crate: str) -> set[str] | None:
     if not found:
         return None
     manifest = tomllib.loads(found[-1].read_text())
-    optional = {n for n, d in manifest.get("dependencies", {}).items() if isinstance(d, dict) and d.get("optional")}
+    deps = manifest.get("dependencies", {})
+    optional = {n for n, d in deps.items() if isinstance(d, dict) and d.get("optional")}
     return set(manifest.get("features", {})) | optional
 
 
