@@ -63,6 +63,21 @@ bench: $(STAMP_BENCH)
 	$(BIN)/python -m compileall -q src/mcp_touchstone
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+## chio-peer: build Chio's own portable scope matcher (bb-connor/arc d2816aa0, chio-kernel-core)
+## from its source, offline, as the scope batch bench's in-run peer (bench/chio_peer/build.py;
+## about 65 s clean on 2 cores, under a second when nothing changed).  Needs cargo, a Chio git dir
+## (CHIO_GIT, default the bb-connor/arc mirror) and Debian's librust-*-dev crate packages, which it
+## installs with apt-get when missing (root and the Debian archive needed, as .ci/run installs
+## redis).  Not part of test or CI: Chio's source exists only where someone fetched it.
+.PHONY: chio-peer chio-peer-check
+chio-peer: $(STAMP_DEV)
+	$(BIN)/python bench/chio_peer/build.py
+
+## chio-peer-check: the peer against our reference: the bench batch and every shipped vector,
+## each difference explained (bench/chio_peer/check.py; the baseline-d2816aa0.json run must pass).
+chio-peer-check: chio-peer
+	$(BIN)/python bench/chio_peer/check.py
+
 ## vectors: rewrite the generated vector files (conformance/vectorgen) and MANIFEST.json; tests check both.
 vectors: $(STAMP_PROOFS)
 	$(BIN)/python -m conformance.vectorgen
