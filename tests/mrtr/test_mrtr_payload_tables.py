@@ -215,6 +215,11 @@ def test_every_json_escape_is_read(escape: str) -> None:
             b'{"zz":{"k\x1f":1}}',
             "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 9",
         ),
+        # ... and so is a later key of an ignored object (read after its `,`)
+        (
+            b'{"zz":{"a":1,"k\x1f":1}}',
+            "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 15",
+        ),
         # A \u escape: fewer than four bytes left is EOF at the end; four non-hex bytes are an
         # invalid escape after them; any other escape letter is refused after it.
         (b'{"zz":"\\u12', "EOF while parsing a string at line 1 column 11"),
@@ -457,6 +462,10 @@ def test_a_value_the_json_layer_refuses_carries_one_position(data: bytes, reason
         (b'{"zz":00}', "invalid number at line 1 column 8"),
         (b'{"zz":09}', "invalid number at line 1 column 8"),
         (b'{"zz":1e9X}', "expected `,` or `}` at line 1 column 10"),
+        # the sign is `+` or `-` only; an exponent's digits may start with 0
+        (b'{"zz":1eX5}', "invalid number at line 1 column 9"),
+        (b'{"zz":1e0X}', "expected `,` or `}` at line 1 column 10"),
+        (b'{"zz":1E-0X}', "expected `,` or `}` at line 1 column 11"),
         (b'{"zz":1E+9X}', "expected `,` or `}` at line 1 column 11"),
         # a newline as the first byte: the next byte is line 2, its columns counted from 1
         (b'\n{"zz":09}', "invalid number at line 2 column 8"),

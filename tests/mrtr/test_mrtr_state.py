@@ -258,6 +258,31 @@ def test_kid_with_separator_fails_encode(kid: str) -> None:
     )
 
 
+@pytest.mark.parametrize("kid", ["\ud800", "k\udfff", "a.\ud800"])
+def test_a_lone_surrogate_kid_fails_encode_with_a_state_error(kid: str) -> None:
+    """MRTR-SEAL-2: a kid UTF-8 cannot carry is -32603 (a '.' is told first), never a
+    UnicodeEncodeError."""
+    with pytest.raises(StateError) as exc:
+        seal(payload(), Keyring(kid, {kid: b"secret"}), NONCE)
+    expected = (
+        "requestState kid must be non-empty and must not contain '.'"
+        if "." in kid
+        else "requestState kid must be valid UTF-8 text"
+    )
+    assert code_and_message(exc) == (-32603, expected)
+
+
+def test_opening_with_a_lone_surrogate_kid_fails_authentication() -> None:
+    """MRTR-SEAL-2: a token naming a ring's lone-surrogate kid is read (its header bytes
+    surrogate-passing), and fails only its integrity check."""
+    ring = Keyring("\ud800", {"\ud800": b"secret", "k": b"secret"})
+    token = seal(payload(), Keyring("k", {"k": b"secret"}), NONCE)
+    version, _, nonce_b64, sealed_b64 = token.split(".")
+    with pytest.raises(StateError) as exc:
+        open_state(f"{version}.\ud800.{nonce_b64}.{sealed_b64}", ring)
+    assert code_and_message(exc) == (-32602, "requestState integrity check failed")
+
+
 def test_outbound_size_cap() -> None:
     """MRTR-SEAL-4: a minted token over the cap is -32603 requestState too large."""
     token = seal(payload(), ring(), NONCE)

@@ -115,7 +115,8 @@ class Keyring:
     def sealer(self, audience_bound: bool) -> tuple[str, bytes, ChaCha20Poly1305]:
         """What a seal under the active key needs: the token prefix ``"{version}.{kid}."``,
         the header (associated data) and the AEAD. Raises :class:`StateError` (``-32603``)
-        when the active kid has no key, or is empty or contains ``.`` (MRTR-SEAL-1..3)."""
+        when the active kid has no key, is empty or contains ``.``, or is not text UTF-8
+        can carry (MRTR-SEAL-1, MRTR-SEAL-2)."""
         found = self._sealers.get(audience_bound)
         if found is not None:
             return found
@@ -128,7 +129,11 @@ class Keyring:
                 INTERNAL_ERROR, "requestState kid must be non-empty and must not contain '.'"
             )
         header = f"{VERSION_AUD if audience_bound else VERSION}.{kid}"
-        found = (header + ".", header.encode("utf-8"), self.cipher(bytes(secret)))
+        try:
+            header_bytes = header.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: a str can hold one, neva's String cannot
+            raise StateError(INTERNAL_ERROR, "requestState kid must be valid UTF-8 text") from None
+        found = (header + ".", header_bytes, self.cipher(bytes(secret)))
         if type(secret) is bytes:  # a mutable secret (a bytearray) is read afresh each seal
             self._sealers[audience_bound] = found
         return found
