@@ -83,6 +83,36 @@ STRUCT_FIELDS = {
     "model_constraint": {"allowed_model_ids", "min_safety_tier"},
 }
 MONEY_FIELDS = {"units", "currency"}
+RELEVANT_KEYS = {
+    "audience_allowlist": {"recipient", "recipients", "audience", "to", "channel", "channels"},
+    "memory_store_allowlist": {"store", "memory_store", "collection", "namespace"},
+}
+
+
+def _strings_strict(value: Any) -> tuple[bool, int]:
+    """The seed's strict collector (chio.md 4.7): (valid, strings collected)."""
+    if isinstance(value, str):
+        return True, 1
+    if isinstance(value, list):
+        results = [_strings_strict(v) for v in value]
+        return all(ok for ok, _ in results), sum(n for _, n in results)
+    return False, 0
+
+
+def _strictly_invalid(arguments: Any, keys: set[str]) -> bool:
+    """Whether a relevant key of ``arguments`` holds what only the strict allowlist refuses
+    (a non-string, an empty array, an object, a mixed array: chio.md 4.7 against 4.10)."""
+    if isinstance(arguments, dict):
+        for key, value in arguments.items():
+            if key.lower() in keys:
+                ok, count = _strings_strict(value)
+                if not ok or count == 0:
+                    return True
+            elif _strictly_invalid(value, keys):
+                return True
+    if isinstance(arguments, list):
+        return any(_strictly_invalid(v, keys) for v in arguments)
+    return False
 
 
 def _constraints(scope: Any) -> list[dict[str, Any]]:
@@ -123,7 +153,7 @@ def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
     ``ours`` for ``case_input``, or None (a finding)."""
     scope = case_input.get("scope") if isinstance(case_input, dict) else None
     constraints = _constraints(scope)
-    tags = {c.get("type") for c in constraints if isinstance(c.get("type"), str)}
+    tags: set[str] = {c["type"] for c in constraints if isinstance(c.get("type"), str)}
     peer_message = str((peer.get("error") or {}).get("message", "")) if _kind(peer) else ""
     if (
         _kind(peer) == "invalid_input"
@@ -131,7 +161,14 @@ def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
         and "require_cumulative_approval_above" in tags
     ):
         return "point-2"
-    if tags & ALLOWLISTS and ours == {"matches": []} and peer.get("matches"):
+    if (
+        ours == {"matches": []}
+        and peer.get("matches")
+        and any(
+            _strictly_invalid(case_input.get("arguments"), RELEVANT_KEYS[tag])
+            for tag in tags & ALLOWLISTS
+        )
+    ):
         return "point-1"
     if _kind(ours) == "invalid_input" and _kind(peer) != "invalid_input":
         grants = scope.get("grants") if isinstance(scope, dict) else []
