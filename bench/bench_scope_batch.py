@@ -23,8 +23,10 @@ Measured in alternation, best of ROUNDS whole-process runs each:
   ours does), answering the same batch file (every answer checked once as ours are).  Measured
   when the binary exists (``CHIO_PEER``, default ``bench/chio_peer/build/target/release/
   chio-peer``); otherwise the bench says it was not built and compares with the anchor only.
-  Its answers differ from ours only where ``bench/chio_peer/check.py`` explains (Chio's older
-  snapshot and the Debian serde versions of this build; ``docs/performance.md``).
+  This bench checks only that each of its answers is an ``output``; the answers themselves are
+  compared with ours by ``make chio-peer-check`` (``bench/chio_peer/check.py``), which explains
+  every difference (Chio's older snapshot, the Debian serde versions of this build;
+  ``docs/performance.md``).
 * peer/chio start+stop -- the peer answering only ``start`` and ``stop``.
 * floor/json.loads -- a minimal Python process (the same interpreter) doing only
   ``json.loads`` of each line of the same batch: no Python harness can go below this.
@@ -37,7 +39,7 @@ project's shared environment, every start compiles every imported module from so
 Goal: within 5x of Chio's own Rust matcher on such a batch (issue 13).  With the peer built the
 verdict is against the in-run peer (ours : peer/chio, best of ROUNDS, wall; CPU also shown, and
 the median over rounds of each round's own ours : peer ratio, which a drift of the machine's
-speed between rounds does not move).  The issue's fixed
+speed between rounds largely cancels in).  The issue's fixed
 figure of about 0.04 s whole-process is kept as an anchor line (it is the issue's, not recorded in
 ``/work/shared/reference``; this machine's speed drifts by up to 1.5x between windows, which is
 why the in-run peer decides).  Results go to ``bench/results/scope_batch.json``.
@@ -54,7 +56,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from _common import ROOT, interpreter, load_average, run_process, write_results
 from mcp_touchstone.conformance._vectors import Vector, load_tree
@@ -101,8 +105,9 @@ def harness_command() -> list[str]:
     return [found, "harness"]
 
 
-def check_answers(command: list[str], batch: Path) -> None:
-    """Every run line gets exactly one answer, in order, and none of them is ``errored``."""
+def check_answers(command: list[str], batch: Path) -> dict[str, Any]:
+    """Every run line gets exactly one answer, in order, and none of them is ``errored``;
+    returns the ``implementation`` object of the start response."""
     with batch.open("rb") as source:
         out = subprocess.run(command, stdin=source, capture_output=True, check=True).stdout
     answers = [json.loads(line) for line in out.splitlines()]
@@ -110,6 +115,19 @@ def check_answers(command: list[str], batch: Path) -> None:
     for seq, answer in enumerate(answers[1:]):
         assert answer["seq"] == seq, answer
         assert "output" in answer, answer
+    implementation: dict[str, Any] = answers[0]["implementation"]
+    return implementation
+
+
+def locked_versions(binary: Path, crates: tuple[str, ...] = ("serde", "serde_json")) -> str:
+    """The versions of ``crates`` in the ``Cargo.lock`` of the workspace that built ``binary``
+    (``.../build/target/release/chio-peer`` -> ``.../build/Cargo.lock``), or ``unknown``."""
+    lock = binary.parent.parent.parent / "Cargo.lock"
+    if not lock.is_file():
+        return "unknown"
+    packages = tomllib.loads(lock.read_text(encoding="utf-8")).get("package", [])
+    found = {p["name"]: p["version"] for p in packages if p.get("name") in crates}
+    return ", ".join(f"{name} {found.get(name, '?')}" for name in crates)
 
 
 def main() -> int:
@@ -132,8 +150,9 @@ def main() -> int:
             "ours/batch": (command, batch, None),
             "ours/start+stop": (command, start_stop, None),
         }
+        peer_implementation: dict[str, Any] = {}
         if peer is not None:
-            check_answers([str(peer)], batch)
+            peer_implementation = check_answers([str(peer)], batch)
             runs["peer/chio"] = ([str(peer)], batch, None)
             runs["peer/chio start+stop"] = ([str(peer)], start_stop, None)
         runs["floor/json.loads"] = ([python, "-c", floor_json], batch, None)
@@ -232,9 +251,9 @@ def main() -> int:
         )
         figures |= {
             "peer": {
-                "name": "chio-kernel-core resolve_matching_grants, bb-connor/arc d2816aa0",
+                "implementation": peer_implementation,
                 "binary": str(peer),
-                "built_with": "Debian serde 1.0.152, serde_json 1.0.87 (bench/chio_peer/build.py)",
+                "built_with": locked_versions(peer),
             },
             "ratio_to_peer": ratio,
             "ratio_to_peer_cpu": cpu_ratio,

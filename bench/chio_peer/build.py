@@ -127,9 +127,15 @@ def extract_chio() -> dict[str, Any]:
     return tomllib.loads(git("show", f"{CHIO_COMMIT}:Cargo.toml").decode())
 
 
+def _version_key(manifest: Path) -> tuple[int, ...]:
+    """``<crate>-<x.y.z>/Cargo.toml`` by its version numbers (``url-2.10.0`` after ``2.3.1``)."""
+    version = manifest.parent.name.rpartition("-")[2]
+    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+
+
 def debian_features(crate: str) -> set[str] | None:
     """The feature names (explicit and optional-dependency ones) of the Debian copy of ``crate``."""
-    found = sorted(REGISTRY.glob(f"{crate}-[0-9]*/Cargo.toml"))
+    found = sorted(REGISTRY.glob(f"{crate}-[0-9]*/Cargo.toml"), key=_version_key)
     if not found:
         return None
     manifest = tomllib.loads(found[-1].read_text())

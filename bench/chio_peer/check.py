@@ -11,19 +11,24 @@ chio-peer``.
 (b) ``touchstone run --impl <peer>`` over the shipped vectors (the peer announces only the two
     portable operations, so every other vector is not applicable), first bare, then with the
     expected-failures baseline ``baseline-d2816aa0.json`` beside this file, which must pass.
+(c) Five wrong answers planted as ours (:data:`PLANTED`), one per point that needs confirming:
+    each must be a finding, or the check itself is too loose.
 
-Every difference is explained by ``explain`` below, mechanically from the case's input and the
-two answers, or it is reported as a finding (the id, the input and both answers) and the check
-exits 1.  The explanations are the four points in which Chio's snapshot ``d2816aa0`` differs from
-the version the seed describes (``/work/shared/reference/chio.md`` §4.10), and two in which this
-build's Debian serde/serde_json differ from the versions in Chio's ``Cargo.lock`` (not Chio's
-source, not our reference).  ``--write-baseline`` rewrites the baseline from (b)'s failures, each
-entry with the reason ``explain`` gives (none is written when a failure is unexplained).
+Every difference is explained by ``explain_all`` below, mechanically from the case's input and
+the two answers (a candidate point counts only when the answer the seed's version gives follows
+from the peer's and equals ours), or it is reported as a finding (the id, the input and both
+answers) and the check exits 1.  The explanations are the four points in which Chio's snapshot
+``d2816aa0`` differs from the version the seed describes (``/work/shared/reference/chio.md``
+§4.10), and two in which this build's Debian serde/serde_json differ from the versions in Chio's
+``Cargo.lock`` (not Chio's source, not our reference).
+``--write-baseline`` rewrites the baseline from (b)'s failures, each
+entry with the reason ``explain_all`` gives (none is written when a failure is unexplained).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import subprocess
 import sys
@@ -124,18 +129,19 @@ def _constraints(scope: Any) -> list[dict[str, Any]]:
     return found
 
 
-def _exponent_floats(value: Any) -> bool:
-    """Whether ``value`` holds a number serde_json writes in exponent form with a positive
-    exponent (a float of magnitude >= 1e16, or an integer outside i64/u64 that becomes one)."""
+def _exponent_count(value: Any) -> int:
+    """How many numbers of ``value`` serde_json writes in exponent form with a positive exponent
+    (a float of magnitude >= 1e16, or an integer outside i64/u64, which becomes one): each is
+    one byte shorter in this build's text (``1e16``) than in Chio's pinned one (``1e+16``)."""
     if isinstance(value, float):
-        return abs(value) >= 1e16
+        return int(abs(value) >= 1e16)
     if isinstance(value, int) and not isinstance(value, bool):
-        return not -(2**63) <= value <= 2**64 - 1
+        return int(not -(2**63) <= value <= 2**64 - 1)
     if isinstance(value, list):
-        return any(_exponent_floats(v) for v in value)
+        return sum(_exponent_count(v) for v in value)
     if isinstance(value, dict):
-        return any(_exponent_floats(v) for v in value.values())
-    return False
+        return sum(_exponent_count(v) for v in value.values())
+    return 0
 
 
 def _kind(answer: Any) -> str | None:
@@ -148,9 +154,12 @@ def same(ours: Any, peer: Any) -> bool:
     return ours == peer or (_kind(ours) == "invalid_input" and _kind(peer) == "invalid_input")
 
 
-def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
-    """The REASONS key explaining why the peer answers ``peer`` where our reference answers
-    ``ours`` for ``case_input``, or None (a finding)."""
+def candidate(case_input: Any, ours: Any, peer: Any) -> str | None:
+    """The REASONS key of the one point that could explain why the peer answers ``peer`` where
+    our reference answers ``ours`` for ``case_input``, or None.  A candidate is only a claim:
+    :func:`explain_all` confirms it (the two points about extra keys are confirmed by the input
+    alone: the seed's version rejects such a scope, and invalid_input messages are not
+    compared)."""
     scope = case_input.get("scope") if isinstance(case_input, dict) else None
     constraints = _constraints(scope)
     tags: set[str] = {c["type"] for c in constraints if isinstance(c.get("type"), str)}
@@ -162,8 +171,8 @@ def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
     ):
         return "point-2"
     if (
-        ours == {"matches": []}
-        and peer.get("matches")
+        peer.get("matches")
+        and (isinstance(ours.get("matches"), list) or _kind(ours) == "out_of_scope")
         and any(
             _strictly_invalid(case_input.get("arguments"), RELEVANT_KEYS[tag])
             for tag in tags & ALLOWLISTS
@@ -184,12 +193,7 @@ def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
             value = constraint.get("value")
             if fields is not None and isinstance(value, dict) and set(value) - fields:
                 return "point-3"
-    if (
-        "max_args_size" in tags
-        and _exponent_floats(case_input.get("arguments"))
-        and ours == {"matches": []}
-        and peer.get("matches")
-    ):
+    if "max_args_size" in tags and _exponent_count(case_input.get("arguments")):
         return "build-ryu"
     if (
         _kind(peer) == "invalid_input"
@@ -200,13 +204,119 @@ def explain(case_input: Any, ours: Any, peer: Any) -> str | None:
     return None
 
 
+def _grants(case_input: Any) -> list[Any]:
+    scope = case_input.get("scope") if isinstance(case_input, dict) else None
+    grants = scope.get("grants") if isinstance(scope, dict) else None
+    return grants if isinstance(grants, list) else []
+
+
+def _strict_point_1(operation: str, case_input: Any, peer: Any) -> Any:
+    """What the seed's version answers where the lax peer answers ``peer`` (matches): the
+    peer's matches less each grant with an allowlist constraint the strict collector refuses
+    for these arguments (strict only ever refuses more), ``out_of_scope`` for the capability
+    operation when none is left."""
+    grants = _grants(case_input)
+    arguments = case_input.get("arguments")
+    kept = []
+    for match in peer["matches"]:
+        listed = grants[match["index"]].get("constraints") or []
+        refused = any(
+            isinstance(c, dict)
+            and c.get("type") in ALLOWLISTS
+            and _strictly_invalid(arguments, RELEVANT_KEYS[c["type"]])
+            for c in listed
+        )
+        if not refused:
+            kept.append(match)
+    if not kept and operation == "scope.resolve_capability_grants":
+        return {"error": {"kind": "out_of_scope"}}
+    return {"matches": kept}
+
+
+def _counterfactual(reason: str, case_input: Any) -> Any:
+    """The input on which this peer answers what Chio's pinned version answers on
+    ``case_input``, for the points whose difference one rewrite undoes."""
+    rewritten = copy.deepcopy(case_input)
+    shorter = _exponent_count(case_input.get("arguments"))
+    for grant in _grants(rewritten):
+        listed = grant.get("constraints") if isinstance(grant, dict) else None
+        for c in listed if isinstance(listed, list) else []:
+            if not isinstance(c, dict):
+                continue
+            if reason == "point-2" and c.get("type") == "require_cumulative_approval_above":
+                # d2816aa0's portable kernel refuses this variant too (scope.rs), by its name.
+                c.clear()
+                c["type"] = "governed_intent_required"
+            elif reason == "build-ryu" and c.get("type") == "max_args_size":
+                if isinstance(c.get("value"), int):
+                    c["value"] -= shorter  # the peer writes each such float one byte shorter
+            elif reason == "build-serde-tag" and isinstance(c.get("type"), dict):
+                tag = c["type"]
+                if len(tag) == 1 and None in tag.values():
+                    c["type"] = next(iter(tag))
+    return rewritten
+
+
+def _restored(reason: str, answer: Any) -> Any:
+    """The counterfactual answer with point 2's stand-in variant named back."""
+    if reason == "point-2" and _kind(answer) == "constraint_error":
+        message = answer["error"]["message"].replace(
+            "governed_intent_required", "require_cumulative_approval_above"
+        )
+        return {"error": {"kind": "constraint_error", "message": message}}
+    return answer
+
+
+def explain_all(peer: str, cases: list[tuple[str, Any, Any, Any]]) -> list[str | None]:
+    """For each ``(operation, input, ours, peer's answer)`` that differ, the REASONS key that
+    explains the difference, or None (a finding).  A candidate point is confirmed only when the
+    answer the seed's version gives follows from the peer's and equals ours: point 1 by removing
+    the grants the strict allowlist refuses; points 2, build-ryu and build-serde-tag by asking the
+    peer again on the rewritten input (one process for all of them); points 3 and 4 by the
+    input (:func:`candidate`)."""
+    out: list[str | None] = [None] * len(cases)
+    again: list[tuple[int, str]] = []
+    for k, (operation, case_input, ours, answer) in enumerate(cases):
+        reason = candidate(case_input, ours, answer)
+        if reason in ("point-3", "point-4"):
+            out[k] = reason
+        elif reason == "point-1":
+            out[k] = reason if same(ours, _strict_point_1(operation, case_input, answer)) else None
+        elif reason is not None:
+            again.append((k, reason))
+    if again:
+        asked = ask(peer, [(cases[k][0], _counterfactual(r, cases[k][1])) for k, r in again])
+        for (k, reason), answer in zip(again, asked, strict=True):
+            out[k] = reason if same(cases[k][2], _restored(reason, answer)) else None
+    return out
+
+
+def ask(command: str, cases: list[tuple[str, Any]]) -> list[Any]:
+    """The ``output`` (or the whole answer line, when it has none) of each case, from one
+    process of ``command``."""
+    lines = [json.dumps({"cmd": "start", "version": 1})]
+    for seq, (operation, case_input) in enumerate(cases):
+        case = {"operation": operation, "input": case_input}
+        lines.append(json.dumps({"cmd": "run", "seq": seq, "case": case}, ensure_ascii=False))
+    lines.append(json.dumps({"cmd": "stop"}))
+    text = ("\n".join(lines) + "\n").encode("utf-8")
+    out = subprocess.run([command], input=text, capture_output=True, check=True).stdout
+    return [_output(json.loads(line)) for line in out.splitlines()[1:]]
+
+
+def _output(line: Any) -> Any:
+    """A response line's ``output``; an ``errored`` or ``skipped`` line is kept whole, so it
+    differs from any answer and is reported as a finding."""
+    return line["output"] if isinstance(line, dict) and "output" in line else line
+
+
 def answers(command: list[str], batch: Path) -> list[Any]:
     """The ``output`` of every run line of ``batch``, in order."""
     with batch.open("rb") as source:
         out = subprocess.run(command, stdin=source, capture_output=True, check=True).stdout
     lines = [json.loads(line) for line in out.splitlines()][1:]  # after the start response
     assert [line.get("seq") for line in lines] == list(range(len(lines))), "answers out of order"
-    return [line["output"] for line in lines]
+    return [_output(line) for line in lines]
 
 
 def check_batch(peer: str) -> list[str]:
@@ -220,11 +330,13 @@ def check_batch(peer: str) -> list[str]:
     reasons: Counter[str] = Counter()
     distinct: dict[str, set[str]] = {}
     findings = []
-    for seq, (mine, peers) in enumerate(zip(ours, theirs, strict=True)):
-        if same(mine, peers):
-            continue
-        vector = vectors[seq % len(vectors)]
-        reason = explain(vector.input, mine, peers)
+    differ = [
+        (vectors[seq % len(vectors)], mine, peers)
+        for seq, (mine, peers) in enumerate(zip(ours, theirs, strict=True))
+        if not same(mine, peers)
+    ]
+    explained = explain_all(peer, [(v.operation, v.input, m, p) for v, m, p in differ])
+    for (vector, mine, peers), reason in zip(differ, explained, strict=True):
         if reason is None:
             findings.append(f"{vector.id}: ours {json.dumps(mine)}; peer {json.dumps(peers)}")
             continue
@@ -262,15 +374,18 @@ def check_vectors(peer: str, write_baseline: bool) -> list[str]:
     """Part (b); returns the findings."""
     status, report = run_vectors(peer)
     print(f"(b) touchstone run --impl chio-peer: exit {status}; {_totals(report)}")
-    inputs = {v.id: v.input for v in batch_vectors()}
+    inputs = {v.id: v for v in batch_vectors()}
     reasons: dict[str, str] = {}
     findings = []
-    for result in report["results"]:
-        if result["verdict"] in ("pass", "not_applicable"):
-            continue
-        reason = None
-        if result["verdict"] == "fail" and result["id"] in inputs:
-            reason = explain(inputs[result["id"]], result["expected"], result["actual"])
+    failed = [r for r in report["results"] if r["verdict"] not in ("pass", "not_applicable")]
+    known = [r for r in failed if r["verdict"] == "fail" and r["id"] in inputs]
+    cases = [
+        (inputs[r["id"]].operation, inputs[r["id"]].input, r["expected"], r["actual"])
+        for r in known
+    ]
+    explained = dict(zip((r["id"] for r in known), explain_all(peer, cases), strict=True))
+    for result in failed:
+        reason = explained.get(result["id"])
         if reason is None:
             findings.append(f"{result['id']}: {json.dumps(result)}")
         else:
@@ -297,6 +412,110 @@ def check_vectors(peer: str, write_baseline: bool) -> list[str]:
     return findings
 
 
+def _grant(tool: str, constraints: list[Any] | None = None) -> dict[str, Any]:
+    grant: dict[str, Any] = {"server_id": "s", "tool_name": tool, "operations": ["invoke"]}
+    return {**grant, "constraints": constraints} if constraints else grant
+
+
+_CUMULATIVE = {
+    "type": "require_cumulative_approval_above",
+    "value": {
+        "threshold": {"units": 1000, "currency": "USD"},
+        "approval_budget_id": "b",
+        "approval_budget_epoch": 1,
+        "cumulative_approval_root_binding": None,
+    },
+}
+_MATCH_0 = {"matches": [{"index": 0, "specificity": [1, 1, 1]}]}
+PLANTED: list[tuple[str, dict[str, Any], Any]] = [
+    # point 1: the allowlist grant does not even target the call; a wrong [] from us
+    (
+        "point-1",
+        {
+            "scope": {
+                "grants": [
+                    _grant("other", [{"type": "audience_allowlist", "value": ["a"]}]),
+                    _grant("t"),
+                ]
+            },
+            "tool_name": "t",
+            "server_id": "s",
+            "arguments": {"to": 5},
+        },
+        {"matches": []},
+    ),
+    # point 2: a match where the seed's version refuses the target grant's constraint
+    (
+        "point-2",
+        {
+            "scope": {"grants": [_grant("t", [_CUMULATIVE])]},
+            "tool_name": "t",
+            "server_id": "s",
+            "arguments": {},
+        },
+        _MATCH_0,
+    ),
+    # point 2: a refusal where the refused constraint sits on a grant that does not target
+    (
+        "point-2",
+        {
+            "scope": {"grants": [_grant("other", [_CUMULATIVE]), _grant("t")]},
+            "tool_name": "t",
+            "server_id": "s",
+            "arguments": {},
+        },
+        {
+            "error": {
+                "kind": "constraint_error",
+                "message": "portable kernel cannot safely evaluate "
+                "require_cumulative_approval_above",
+            }
+        },
+    ),
+    # build-ryu: a limit far from the one-byte boundary; a wrong [] from us
+    (
+        "build-ryu",
+        {
+            "scope": {"grants": [_grant("t", [{"type": "max_args_size", "value": 1000}])]},
+            "tool_name": "t",
+            "server_id": "s",
+            "arguments": {"x": 1e20},
+        },
+        {"matches": []},
+    ),
+    # build-serde-tag: a match where the map-form tag's max_length refuses the argument
+    (
+        "build-serde-tag",
+        {
+            "scope": {"grants": [_grant("t", [{"type": {"max_length": None}, "value": 3}])]},
+            "tool_name": "t",
+            "server_id": "s",
+            "arguments": {"v": "abcdef"},
+        },
+        _MATCH_0,
+    ),
+]
+"""Wrong answers planted as ours, each on an input that reaches one point's candidate test:
+:func:`explain_all` must excuse none of them."""
+
+
+def check_planted(peer: str) -> list[str]:
+    """Part (c): the explanations' own power; returns the findings."""
+    operation = "scope.resolve_matching_grants"
+    theirs = ask(peer, [(operation, case_input) for _, case_input, _ in PLANTED])
+    cases = [(operation, i, wrong, p) for (_, i, wrong), p in zip(PLANTED, theirs, strict=True)]
+    reached = [candidate(i, wrong, p) for _, i, wrong, p in cases]
+    excused = explain_all(peer, cases)
+    print(f"(c) {len(PLANTED)} planted wrong answers: candidates {reached}; excused {excused}")
+    findings = []
+    for (point, _, _), got, why in zip(PLANTED, reached, excused, strict=True):
+        if got != point:
+            findings.append(f"planted {point}: reached {got}, not the point it is for")
+        if why is not None:
+            findings.append(f"planted {point}: a wrong answer was excused as {why}")
+    return findings
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--write-baseline", action="store_true", help=f"rewrite {BASELINE.name}")
@@ -306,6 +525,7 @@ def main() -> int:
         print("chio-peer is not built: make chio-peer (or set CHIO_PEER)", file=sys.stderr)
         return 2
     findings = check_batch(str(peer)) + check_vectors(str(peer), args.write_baseline)
+    findings += check_planted(str(peer))
     for finding in findings:
         print(f"FINDING {finding}")
     print("differential: " + ("every difference explained" if not findings else "FINDINGS above"))
