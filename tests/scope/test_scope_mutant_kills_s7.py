@@ -8,6 +8,9 @@ under test.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from mcp_touchstone.scope import ScopeDecodeError, decode_constraint
@@ -71,3 +74,19 @@ def test_the_one_pass_read_takes_every_u32_invocation_count(count: int) -> None:
     scope = fast_scope({"grants": [grant]})
     assert scope is not None
     assert scope.grants[0].max_invocations == count
+
+
+def test_a_lazy_public_name_is_its_definition_on_first_access() -> None:
+    """The package's lazy names (PEP 562): the very first access of each, in a fresh
+    interpreter, is the object its home module defines (not a placeholder)."""
+    code = (
+        "import importlib, mcp_touchstone.scope as s\n"
+        "for name, home in s._HOME.items():\n"
+        "    first = getattr(s, name)\n"
+        "    defined = getattr(importlib.import_module('mcp_touchstone.scope.' + home), name)\n"
+        "    assert first is defined, name\n"
+        "print(len(s._HOME))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 10
