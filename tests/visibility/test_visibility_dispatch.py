@@ -250,6 +250,11 @@ def test_positional_params_at_the_dispatch_layer() -> None:
     )
     long = dispatch(CATALOG, Request(1, "tools/call", ["read", {}, 1]), LEGACY, HIDES_INTERNAL)
     assert _error_message(long) == pe + "invalid length 3, expected fewer elements in array"
+    prompt = dispatch(CATALOG, Request(1, "prompts/get", []), LEGACY, HIDES_INTERNAL)
+    assert _error_message(prompt) == (
+        "invalid params: invalid prompts/get params: "
+        "invalid length 0, expected struct RawGetPromptParams with 2 elements"
+    )
     read = dispatch(CATALOG, Request(1, "resources/read", []), LEGACY, HIDES_INTERNAL)
     assert _error_message(read) == (
         "invalid params: invalid resources/read params: "

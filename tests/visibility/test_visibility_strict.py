@@ -85,6 +85,39 @@ def test_page_two_hidden_tool_leaks_in_turbomcp_only() -> None:
     assert dispatch(paged, call("read"), DRAFT, POLICY, profile=STRICT) == Dispatched()
 
 
+def test_page_two_visible_components_are_found_in_strict() -> None:
+    """Strict walks every page for a call and for a completion: a visible tool, and a visible
+    template, listed only on page 2 are found and judged (dispatched), not refused as unknown
+    (VIS-STRICT-1, VIS-STRICT-2, VIS-STRICT-4)."""
+    paged = Catalog(
+        tools=Listing((Page((entry("read"),), None, "p2"), Page((entry("write"),), "p2", None))),
+        resource_templates=Listing(
+            (
+                Page((entry("vault://{+path}", INTERNAL),), None, "t2"),
+                Page((entry("open://{name}"),), "t2", None),
+            )
+        ),
+    )
+    assert dispatch(paged, call("write"), DRAFT, POLICY, profile=STRICT) == Dispatched()
+    completion = Request(
+        1,
+        "completion/complete",
+        {
+            "ref": {"type": "ref/resource", "uri": "open://{name}"},
+            "argument": {"name": "a", "value": ""},
+        },
+    )
+    assert dispatch(paged, completion, LEGACY, POLICY, profile=STRICT) == Dispatched()
+
+
+def test_profile_names_are_public_values() -> None:
+    """The two profiles are named ``turbomcp`` and ``strict`` (spec/visibility.md), so a
+    configuration string selects one."""
+    assert Profile("turbomcp") is Profile.TURBOMCP
+    assert Profile("strict") is Profile.STRICT
+    assert [p.value for p in Profile] == ["turbomcp", "strict"]
+
+
 def test_cursor_cycles_terminate() -> None:
     """A cursor chain that loops back is walked once (VIS-STRICT-1)."""
     looping = Catalog(
