@@ -156,7 +156,7 @@ def _dump(value: JSON, sort_keys: bool) -> str:
                 # decides (it refuses non-JSON values the same way, and honours the int/str
                 # look-alikes a symbolic executor such as CrossHair substitutes).
                 fast = _stdlib_dumps(value, sort_keys)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:  # a cycle: RecursionError
         raise JsonError(str(exc)) from None
     # Python's float layout differs from serde_json's only for decimal exponents
     # -5..-9, which Python writes as "e-05".."e-09"; anything else is already exact.
