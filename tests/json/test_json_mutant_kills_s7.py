@@ -21,6 +21,9 @@ from mcp_touchstone.serde_json import JSON, JsonError, from_str, validate
         ("3E23", 3.0 * 1e23),
         ("-3e23", -(3.0 * 1e23)),
         ("3e25", 3.0 * 1e25),  # 3.0000000000000005e25
+        # an upper-case E with a fraction: significand 70 (resp. 300), exponent 23
+        ("7.0E24", 70.0 * 1e23),  # 6.999999999999999e24
+        ("3.00E25", 300.0 * 1e23),  # 2.9999999999999996e25
     ],
 )
 def test_a_short_literal_beyond_the_exact_range_is_serdes_product(
