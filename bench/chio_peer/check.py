@@ -120,13 +120,20 @@ def _strictly_invalid(arguments: Any, keys: set[str]) -> bool:
     return False
 
 
-def _constraints(scope: Any) -> list[dict[str, Any]]:
+def _scope_grants(scope: Any) -> list[Any]:
+    """A scope's ``grants`` array as written (empty when it is not one)."""
     grants = scope.get("grants") if isinstance(scope, dict) else None
-    found = []
-    for grant in grants if isinstance(grants, list) else []:
-        listed = grant.get("constraints") if isinstance(grant, dict) else None
-        found += [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
-    return found
+    return grants if isinstance(grants, list) else []
+
+
+def _grant_constraints(grant: Any) -> list[dict[str, Any]]:
+    """The map-form constraints of one grant, the objects themselves (a rewrite edits them)."""
+    listed = grant.get("constraints") if isinstance(grant, dict) else None
+    return [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
+
+
+def _constraints(scope: Any) -> list[dict[str, Any]]:
+    return [c for grant in _scope_grants(scope) for c in _grant_constraints(grant)]
 
 
 def _exponent_count(value: Any) -> int:
@@ -180,8 +187,7 @@ def candidate(case_input: Any, ours: Any, peer: Any) -> str | None:
     ):
         return "point-1"
     if _kind(ours) == "invalid_input" and _kind(peer) != "invalid_input":
-        grants = scope.get("grants") if isinstance(scope, dict) else []
-        for grant in grants if isinstance(grants, list) else []:
+        for grant in _scope_grants(scope):
             for key in ("max_cost_per_invocation", "max_total_cost"):
                 money = grant.get(key) if isinstance(grant, dict) else None
                 if isinstance(money, dict) and set(money) - MONEY_FIELDS:
@@ -205,9 +211,7 @@ def candidate(case_input: Any, ours: Any, peer: Any) -> str | None:
 
 
 def _grants(case_input: Any) -> list[Any]:
-    scope = case_input.get("scope") if isinstance(case_input, dict) else None
-    grants = scope.get("grants") if isinstance(scope, dict) else None
-    return grants if isinstance(grants, list) else []
+    return _scope_grants(case_input.get("scope") if isinstance(case_input, dict) else None)
 
 
 def _strict_point_1(operation: str, case_input: Any, peer: Any) -> Any:
@@ -219,12 +223,9 @@ def _strict_point_1(operation: str, case_input: Any, peer: Any) -> Any:
     arguments = case_input.get("arguments")
     kept = []
     for match in peer["matches"]:
-        listed = grants[match["index"]].get("constraints") or []
         refused = any(
-            isinstance(c, dict)
-            and c.get("type") in ALLOWLISTS
-            and _strictly_invalid(arguments, RELEVANT_KEYS[c["type"]])
-            for c in listed
+            c.get("type") in ALLOWLISTS and _strictly_invalid(arguments, RELEVANT_KEYS[c["type"]])
+            for c in _grant_constraints(grants[match["index"]])
         )
         if not refused:
             kept.append(match)
@@ -239,10 +240,7 @@ def _counterfactual(reason: str, case_input: Any) -> Any:
     rewritten = copy.deepcopy(case_input)
     shorter = _exponent_count(case_input.get("arguments"))
     for grant in _grants(rewritten):
-        listed = grant.get("constraints") if isinstance(grant, dict) else None
-        for c in listed if isinstance(listed, list) else []:
-            if not isinstance(c, dict):
-                continue
+        for c in _grant_constraints(grant):
             if reason == "point-2" and c.get("type") == "require_cumulative_approval_above":
                 # d2816aa0's portable kernel refuses this variant too (scope.rs), by its name.
                 c.clear()
