@@ -161,16 +161,14 @@ def main() -> int:
             env = {**os.environ, "PYTHONPATH": str(args.before.resolve() / "src")}
             runs["before/batch"] = (command, batch, env)
             runs["before/start+stop"] = (command, start_stop, env)
-        best: dict[str, float] = {}
-        cpu: dict[str, float] = {}
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
         for _ in range(ROUNDS):  # in alternation, so load falls on every process alike
             for name, (argv, source, run_env) in runs.items():
-                wall_s, cpu_s = run_process(argv, source, run_env)
-                best[name] = min(best.get(name, wall_s), wall_s)
-                cpu[name] = min(cpu.get(name, cpu_s), cpu_s)
-                samples[name].append((wall_s, cpu_s))
+                samples[name].append(run_process(argv, source, run_env))
         size = batch.stat().st_size
+    # Each series' least wall and least CPU time, over the rounds (each its own minimum).
+    best = {name: min(wall for wall, _ in runs_of) for name, runs_of in samples.items()}
+    cpu = {name: min(cpu_s for _, cpu_s in runs_of) for name, runs_of in samples.items()}
     ours, startup = best["ours/batch"], best["ours/start+stop"]
     floor = best["floor/json.loads"]
     per_case = (ours - startup) / CASES
