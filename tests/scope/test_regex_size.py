@@ -83,6 +83,8 @@ def test_the_threshold_is_the_limit_over_24_bytes() -> None:
     [
         ("a", 1),
         ("ab_7", 4),
+        ("aXb", 3),
+        ("a{3,3}", 3),
         (".", 1),
         (r"\d\D\w\W\s\S", 6),
         ("a{0}", 0),
@@ -143,6 +145,8 @@ def test_counts_follow_the_compilers_copies(pattern: str, states: int) -> None:
         "a{3,",
         "a{3,4",
         "a{x}",
+        "a{X}",
+        r"\X",
         "(a",
         "a)",
         "\\",
