@@ -153,6 +153,11 @@ def test_counts_follow_the_compilers_copies(pattern: str, states: int) -> None:
         r"\q",
         "a" * 4097,
         "(?:" * 51 + "a" + ")" * 51,
+        "(" * 2000 + "a" + ")" * 2000,
+        "(?:" * 25 + "a" + ")" * 25,
+        "(a)" * 51,
+        "(?:a",
+        "((a)",
         "a" + "{1}" * 50,
     ],
 )
@@ -192,6 +197,8 @@ def test_the_subsets_bounds_are_just_inside() -> None:
     assert (MAX_PATTERN_CHARS, MAX_NESTING) == (4096, 50)
     assert nfa_states_lower_bound("a" * 4096) == 4096
     assert nfa_states_lower_bound("a" + "{1}" * 49) == 1
+    assert nfa_states_lower_bound("(?:" * 24 + "a{1}" + ")" * 24) == 1  # 50 levels
+    assert nfa_states_lower_bound("(a)" * 50) == 50
 
 
 @settings(max_examples=25, deadline=None)

@@ -15,8 +15,8 @@ digits and ``_`` (a literal of one byte: one ``ByteRange`` state each), ``.``, `
 and ``(?:…)`` with at least one piece, and the quantifiers ``*`` ``+`` ``?`` ``{n}`` ``{n,}``
 ``{n,m}`` (``n <= m``, digits only, a lazy ``?`` allowed after any of them; only counted
 quantifiers stack).  No alternation, no anchors, no flags, no escapes of other kinds, at most
-:data:`MAX_PATTERN_CHARS` characters and :data:`MAX_NESTING` nested groups and quantifiers (well
-under the crate's nesting limit of 250), so every pattern read here parses.
+:data:`MAX_PATTERN_CHARS` characters, :data:`MAX_NESTING` groups and :data:`MAX_NESTING` levels of
+nesting (well under the crate's nesting limit of 250), so every pattern read here parses.
 
 Why the count is a lower bound, from ``nfa/thompson/compiler.rs``: ``c_exactly`` compiles its
 expression ``n`` times, ``c_bounded`` ``m`` times (``n`` then ``m - n`` optional copies),
@@ -57,7 +57,8 @@ REFUSED_STATES = SIZE_LIMIT_BYTES // MIN_STATE_BYTES + 1
 MAX_PATTERN_CHARS = 4096
 """Longer patterns are not read (the crate decides)."""
 MAX_NESTING = 50
-"""Deeper nesting of groups and quantifiers is not read (the crate's own limit is 250)."""
+"""Deeper nesting of groups and quantifiers, or more groups, is not read (the crate's own nesting
+limit is 250)."""
 
 _LITERALS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CLASS_ESCAPES = frozenset("dDwWsS")
@@ -112,12 +113,12 @@ def _quantified(pattern: str, at: int, states: int) -> tuple[int, int, int] | No
     return states, at, levels
 
 
-def _sequence(pattern: str, at: int, groups: int) -> tuple[int, int, int] | None:
+def _sequence(pattern: str, at: int) -> tuple[int, int, int] | None:
     """The states of the pieces from ``at`` up to a ``)`` or the end, the index there, and the
     nesting depth of the sequence (a concatenation, a group and a quantifier are one level each,
     as the crate's nesting limit counts them); ``None`` outside the subset."""
+    start = at
     total = 0
-    pieces = 0
     deepest = 0
     while at < len(pattern) and pattern[at] != ")":
         char = pattern[at]
@@ -129,15 +130,9 @@ def _sequence(pattern: str, at: int, groups: int) -> tuple[int, int, int] | None
                 return None
             states, at = 1, at + 2
         elif char == "(":
-            if groups >= MAX_NESTING:
-                return None
-            at += 1
-            if pattern.startswith("?:", at):
-                at += 2
-            elif pattern.startswith("?", at):
-                return None  # flags, names, ...
-            group = _sequence(pattern, at, groups + 1)
-            if group is None or group[1] >= len(pattern):  # outside, or unclosed
+            at += 3 if pattern.startswith("(?:", at) else 1  # "(?" then not ":" reads no atom
+            group = _sequence(pattern, at)
+            if group is None or group[1] == len(pattern):  # outside, or unclosed
                 return None
             states, at, inner = group
             at += 1
@@ -149,9 +144,8 @@ def _sequence(pattern: str, at: int, groups: int) -> tuple[int, int, int] | None
             return None
         states, at, levels = piece
         total += states
-        pieces += 1
         deepest = max(deepest, nested + levels)
-    if pieces == 0:
+    if at == start:
         return None  # an empty group or pattern
     return total, at, deepest + 1
 
@@ -159,9 +153,9 @@ def _sequence(pattern: str, at: int, groups: int) -> tuple[int, int, int] | None
 def nfa_states_lower_bound(pattern: str) -> int | None:
     """A number of states ``regex::Regex::new(pattern)`` certainly adds to its forward NFA when
     ``pattern`` is in the subset described above, else ``None``.  Never raises."""
-    if len(pattern) > MAX_PATTERN_CHARS:
-        return None
-    read = _sequence(pattern, 0, 0)
+    if len(pattern) > MAX_PATTERN_CHARS or pattern.count("(") > MAX_NESTING:
+        return None  # the second test also bounds the recursion below
+    read = _sequence(pattern, 0)
     if read is None:
         return None
     states, at, depth = read
