@@ -132,7 +132,7 @@ def _sequence(pattern: str, at: int) -> tuple[int, int, int] | None:
         elif char == "(":
             at += 3 if pattern.startswith("(?:", at) else 1  # "(?" then not ":" reads no atom
             group = _sequence(pattern, at)
-            if group is None or group[1] == len(pattern):  # outside, or unclosed
+            if group is None or not pattern.startswith(")", group[1]):  # outside, or unclosed
                 return None
             states, at, inner = group
             at += 1
