@@ -87,6 +87,9 @@ _Lexical = tuple[bool, tuple[str, ...]]
 
 
 def _lexical(path: str) -> _Lexical | None:
+    if "." not in path and "\\" not in path:
+        # No "." or ".." segment and one separator: only the empty segments drop.
+        return path.startswith("/"), tuple(filter(None, path.split("/")))
     is_absolute = path.startswith(("/", "\\"))
     segments: list[str] = []
     for segment in path.replace("\\", "/").split("/"):

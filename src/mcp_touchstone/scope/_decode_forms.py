@@ -175,20 +175,22 @@ def _struct(
 ) -> Callable[[JSON, Where], dict[str, Any]]:
     """A serde-derived struct decoder: a map by field name, or an array by position."""
     names = tuple(f for f, _, _ in fields)
-    steps = {f: f".{f}" for f in names}
+    known = frozenset(names)
     decoders = {f: dec for f, dec, _ in fields}
     defaulted = frozenset(f for f, _, d in fields if d is not REQUIRED and d is not OPTIONAL)
+    # Each field with its place step, made once: ``(where, step)`` is the field's place.
+    plan = tuple((f, dec, default, f".{f}") for f, dec, default in fields)
 
     def decode(value: JSON, where: Where) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if isinstance(value, dict):
-            if deny_unknown:
+            if deny_unknown and not known.issuperset(value):  # the first unknown key is named
                 for key in value:
-                    if key not in names:
+                    if key not in known:
                         raise ScopeDecodeError(where, unknown_field(key, names))
-            for fname, dec, default in fields:
+            for fname, dec, default, step in plan:
                 if fname in value:
-                    out[fname] = dec(value[fname], (where, steps[fname]))
+                    out[fname] = dec(value[fname], (where, step))
                 elif default is REQUIRED:
                     raise ScopeDecodeError(where, missing_field(fname))
                 elif default is OPTIONAL:
