@@ -444,40 +444,52 @@ class ArgumentFacts:
     def path_prefix(self, prefix: str) -> bool:
         """``PathPrefix``: at least one candidate, all under ``prefix`` (SCOPE-PATH-5).
         The verdict is kept per prefix for the rest of the resolution."""
-        if self._path_verdicts is None:
-            self._path_verdicts = {}
-        verdict = self._path_verdicts.get(prefix)
-        if verdict is None:
-            candidates = self.path_candidates
-            normalized = _lexical(prefix)
+        verdicts = self._path_verdicts
+        if verdicts is None:
+            verdicts = self._path_verdicts = {}
+        elif prefix in verdicts:
+            return verdicts[prefix]
+        candidates = self.path_candidates
+        normalized = _lexical(prefix)
+        if len(candidates) == 1:  # all() over one candidate, without the generator
+            verdict = _under(candidates[0], normalized)
+        else:
             verdict = bool(candidates) and all(
                 _under(candidate, normalized) for candidate in candidates
             )
-            self._path_verdicts[prefix] = verdict
+        verdicts[prefix] = verdict
         return verdict
 
     def domain_exact(self, expected: str) -> bool:
         """``DomainExact``: at least one candidate, all equal (SCOPE-DOM-3)."""
-        if self._domain_verdicts is None:
-            self._domain_verdicts = {}
-        verdict = self._domain_verdicts.get((True, expected))
-        if verdict is None:
-            domains = self.domain_candidates
-            target = normalize_domain(expected)
+        verdicts = self._domain_verdicts
+        if verdicts is None:
+            verdicts = self._domain_verdicts = {}
+        elif (True, expected) in verdicts:
+            return verdicts[(True, expected)]
+        domains = self.domain_candidates
+        target = normalize_domain(expected)
+        if len(domains) == 1:  # all() over one candidate, without the generator
+            verdict = domains[0] == target
+        else:
             verdict = bool(domains) and all(domain == target for domain in domains)
-            self._domain_verdicts[(True, expected)] = verdict
+        verdicts[(True, expected)] = verdict
         return verdict
 
     def domain_glob(self, pattern: str) -> bool:
         """``DomainGlob``: at least one candidate, all match the glob (SCOPE-DOM-4)."""
-        if self._domain_verdicts is None:
-            self._domain_verdicts = {}
-        verdict = self._domain_verdicts.get((False, pattern))
-        if verdict is None:
-            domains = self.domain_candidates
-            lowered = ascii_lower(pattern)
+        verdicts = self._domain_verdicts
+        if verdicts is None:
+            verdicts = self._domain_verdicts = {}
+        elif (False, pattern) in verdicts:
+            return verdicts[(False, pattern)]
+        domains = self.domain_candidates
+        lowered = ascii_lower(pattern)
+        if len(domains) == 1:  # all() over one candidate, without the generator
+            verdict = wildcard_matches(lowered, domains[0])
+        else:
             verdict = bool(domains) and all(wildcard_matches(lowered, d) for d in domains)
-            self._domain_verdicts[(False, pattern)] = verdict
+        verdicts[(False, pattern)] = verdict
         return verdict
 
     @property

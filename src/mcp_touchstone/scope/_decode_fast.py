@@ -387,13 +387,19 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
         raw = value["constraints"]
         if type(raw) is not list:
             return None
-        decoded: list[Constraint] = []
-        for item in raw:
-            constraint = _constraint(item)
+        if len(raw) == 1:  # the common grant: its one constraint, without a list to build
+            constraint = _constraint(raw[0])
             if constraint is None:
                 return None
-            decoded.append(constraint)
-        constraints = tuple(decoded)
+            constraints = (constraint,)
+        else:
+            decoded: list[Constraint] = []
+            for item in raw:
+                constraint = _constraint(item)
+                if constraint is None:
+                    return None
+                decoded.append(constraint)
+            constraints = tuple(decoded)
     max_invocations: JSON = None  # an int or None once checked
     dpop_required: JSON = None  # a bool or None once checked
     if len(value) != 3 + has_constraints:  # keys besides the three read above and constraints
@@ -453,13 +459,19 @@ def fast_scope(value: JSON) -> ChioScope | None:
         raw = value["grants"]
         if type(raw) is not list:
             return None
-        decoded: list[ToolGrant] = []
-        for item in raw:
-            grant = _tool_grant(item)
+        if len(raw) == 1:  # the common scope: its one grant, without a list to build
+            grant = _tool_grant(raw[0])
             if grant is None:
                 return None
-            decoded.append(grant)
-        grants = tuple(decoded)
+            grants = (grant,)
+        else:
+            decoded: list[ToolGrant] = []
+            for item in raw:
+                grant = _tool_grant(item)
+                if grant is None:
+                    return None
+                decoded.append(grant)
+            grants = tuple(decoded)
     resources: tuple[ResourceGrant, ...] = ()
     if "resource_grants" in value:
         named = _named_grants(value["resource_grants"], "uri_pattern")
