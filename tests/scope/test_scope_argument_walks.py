@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_touchstone._rust import ascii_lower, rust_trim
 from mcp_touchstone.scope import _types as t
 from mcp_touchstone.scope._arguments import (
     AUDIENCE_KEYS,
@@ -84,3 +85,48 @@ def test_allowlist_walk_stops_below_a_relevant_key() -> None:
     assert facts.audience_allowlist(("a",)) == _naive.allowlist(args, AUDIENCE_KEYS, ("a",))
     assert facts.memory_store_allowlist(("c",)) == _naive.allowlist(args, MEMORY_STORE_KEYS, ("c",))
     assert not facts.memory_store_allowlist(("c",))  # the store key under "to" holds 5
+
+
+def _parse_domain_reference(value: str) -> str | None:
+    """``parse_domain`` as it read the authority before (the earliest of ``/``, ``?`` and
+    ``#`` found by three searches, then the last ``@`` always split off)."""
+    if "." not in value and (len(value) < 9 or "localhost" not in value.lower()):
+        return None
+    if value.startswith("/") and "://" not in value:
+        return None
+    trimmed = rust_trim(value)
+    if not trimmed:
+        return None
+    _, sep, rest = trimmed.partition("://")
+    host_port = rest if sep else trimmed
+    end = len(host_port)
+    for stop in "/?#":
+        at = host_port.find(stop)
+        if at != -1 and at < end:
+            end = at
+    authority = host_port[:end].rpartition("@")[2]
+    host = authority.partition(":")[0].strip(".")
+    normalized = ascii_lower(rust_trim(host).strip("."))
+    if normalized == "localhost":
+        return normalized
+    if normalized and "." in normalized and set(normalized) <= _DOMAIN_CHARS:
+        return normalized
+    return None
+
+
+_DOMAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.text(st.sampled_from("aL.:/?#@ \u00a0"), max_size=16),
+        st.lists(
+            st.sampled_from(["https://", "a.b", "LocalHost", "/", "?", "#", "@", ":8", "."])
+        ).map("".join),
+    )
+)
+def test_domain_parse_equals_the_earliest_stop_search(value: str) -> None:
+    """``parse_domain``, cutting the authority at each stop in turn, equals the earliest-stop
+    search it replaced (SCOPE-DOM-1, SCOPE-DOM-2, SCOPE-DOM-3)."""
+    assert parse_domain(value) == _parse_domain_reference(value)

@@ -129,7 +129,9 @@ def path_has_prefix(candidate: str, prefix: str) -> bool:
 
 def normalize_domain(value: str) -> str:
     """Trim whitespace, then dots, then ASCII-lowercase (SCOPE-DOM-3)."""
-    return ascii_lower(rust_trim(value).strip("."))
+    trimmed = rust_trim(value).strip(".")
+    # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
+    return trimmed.lower() if trimmed.isascii() else ascii_lower(trimmed)
 
 
 def parse_domain(value: str) -> str | None:
@@ -146,13 +148,13 @@ def parse_domain(value: str) -> str | None:
     if not trimmed:
         return None
     _, sep, rest = trimmed.partition("://")
-    host_port = rest if sep else trimmed
-    end = len(host_port)
+    authority = rest if sep else trimmed
     for stop in "/?#":
-        at = host_port.find(stop)
-        if at != -1 and at < end:
-            end = at
-    authority = host_port[:end].rpartition("@")[2]
+        # Cut at each stop in turn: what is left ends before the earliest of the three.
+        if stop in authority:
+            authority = authority.partition(stop)[0]
+    if "@" in authority:
+        authority = authority.rpartition("@")[2]
     host = authority.partition(":")[0].strip(".")
     normalized = normalize_domain(host)
     if normalized == "localhost":
