@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._rust import ascii_lower, rust_trim
-from mcp_touchstone.scope._record import record
+from mcp_touchstone.scope._record import draft, record
 from mcp_touchstone.serde_json import JSON
 
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
@@ -210,6 +210,9 @@ class AllowlistObservation:
         return self.values.issubset(allowed)
 
 
+_ObservationDraft: Final = draft(AllowlistObservation)
+
+
 class _Observer:
     __slots__ = ("frozen", "invalid", "saw", "values")
 
@@ -226,7 +229,14 @@ class _Observer:
             self.invalid = True
 
     def freeze(self) -> AllowlistObservation:
-        return AllowlistObservation(self.saw, self.invalid, frozenset(self.values))
+        # AllowlistObservation(saw, invalid, values) by slot stores (see _record.draft).
+        made = _ObservationDraft()
+        made.saw_relevant_key = self.saw
+        made.invalid = self.invalid
+        made.values = frozenset(self.values)
+        made.__class__ = AllowlistObservation
+        observation: AllowlistObservation = made
+        return observation
 
 
 _NOTHING_OBSERVED: Final = AllowlistObservation(False, False, frozenset())
