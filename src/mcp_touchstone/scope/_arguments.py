@@ -353,8 +353,7 @@ class _Walk:
                         self.memory = _Observer()
                     self.memory.observe(item)
                     memory_here = False
-                # Only objects hold keys; with both walks stopped nothing below is observed.
-                if (audience_here or memory_here) and isinstance(item, (dict, list)):
+                if isinstance(item, (dict, list)):  # only objects hold keys
                     self.visit(item, audience_here, memory_here)
         elif isinstance(value, list):
             for item in value:
