@@ -44,6 +44,78 @@ _REFUSED_CANONICAL: list[JSON] = [
 ]
 """Constraint shapes the fast path must either read exactly or leave to the general path."""
 
+_BODY: dict[str, JSON] = {
+    "schema": "chio.binding.v1",
+    "root_capability_id": "cap-1",
+    "root_capability_hash": "h1",
+    "root_issuer": "iss",
+    "root_subject": "sub",
+    "root_scope_hash": "h2",
+    "root_grant_hash": "h3",
+    "approval_budget_id": "b",
+    "approval_budget_epoch": 1,
+    "threshold": {"units": 1000, "currency": "USD"},
+    "root_expires_at": 1 << 40,
+}
+_CUMULATIVE: dict[str, JSON] = {
+    "threshold": {"currency": "USD", "units": 5000},
+    "approval_budget_id": "b-1",
+    "approval_budget_epoch": 3,
+}
+_STRUCT_CANONICAL: list[JSON] = [
+    {"type": "require_approval_above", "value": {"threshold_units": 100}},
+    {"type": "require_approval_above", "value": {"threshold_units": (1 << 64) - 1}},
+    {"value": {"threshold_units": 0}, "type": "require_approval_above"},
+    {"type": "require_cumulative_approval_above", "value": _CUMULATIVE},
+    {
+        "type": "require_cumulative_approval_above",
+        "value": {**_CUMULATIVE, "cumulative_approval_root_binding": None},
+    },
+    {
+        "type": "require_cumulative_approval_above",
+        "value": {
+            **_CUMULATIVE,
+            "cumulative_approval_root_binding": {"body": _BODY, "signature": "sig"},
+        },
+    },
+    {
+        "type": "require_cumulative_approval_above",
+        "value": {
+            **_CUMULATIVE,
+            "cumulative_approval_root_binding": {
+                "algorithm": "p256",
+                "body": _BODY,
+                "signature": "sig",
+            },
+        },
+    },
+    {
+        "type": "require_cumulative_approval_above",
+        "value": {
+            **_CUMULATIVE,
+            "cumulative_approval_root_binding": {"body": _BODY, "algorithm": None, "signature": ""},
+        },
+    },
+    {"type": "model_constraint", "value": {"allowed_model_ids": ["m"]}},
+    {"type": "model_constraint", "value": {"allowed_model_ids": [], "min_safety_tier": "high"}},
+    {"type": "model_constraint", "value": {"allowed_model_ids": ["a"], "min_safety_tier": None}},
+    ["governed_intent_required", None],
+    ["max_length", 3],
+    ["require_approval_above", {"threshold_units": 1}],
+    ["model_constraint", {"allowed_model_ids": ["m"]}],
+]
+"""Struct-content and sequence-form constraints the fast path reads (each must decode on it)."""
+_STRUCT_GENERAL: list[JSON] = [
+    {"type": "require_cumulative_approval_above", "value": {**_CUMULATIVE, "threshold": [5, "U"]}},
+    {
+        "type": "model_constraint",
+        "value": {"allowed_model_ids": ["m"], "min_safety_tier": {"high": None}},
+    },
+    {"type": "minimum_runtime_assurance", "value": {"attested": None}},
+]
+"""Shapes the general decoder accepts that the fast path leaves to it (a struct as an array, a
+unit variant as a map)."""
+
 _OPERATION_NAMES = st.sampled_from(
     ["invoke", "read", "read_result", "get", "delegate", "subscribe", "Invoke", ""]
 )
@@ -72,7 +144,10 @@ _OPTIONAL_FIELDS: st.SearchStrategy[dict[str, JSON]] = st.fixed_dictionaries(
 
 
 def _grant() -> st.SearchStrategy[JSON]:
-    constraints = st.one_of(constraint_json(), st.sampled_from(_REFUSED_CANONICAL))
+    constraints = st.one_of(
+        constraint_json(),
+        st.sampled_from(_REFUSED_CANONICAL + _STRUCT_CANONICAL + _STRUCT_GENERAL),
+    )
     return st.builds(
         lambda grant, ops, extra: {**grant, "operations": ops, **extra},
         grant_json(constraints),
@@ -188,3 +263,70 @@ def test_fast_path_equals_general_on_any_value(value: JSON) -> None:
 def test_fast_path_reads_the_common_shapes(grants: list[JSON]) -> None:
     """Non-vacuity: scopes of decided constraints (the common case) take the fast path."""
     assert _check({"grants": grants})
+
+
+def test_fast_path_reads_struct_content_and_sequence_forms() -> None:
+    """Non-vacuity: every struct-content and sequence-form constraint of the list takes the fast
+    path and decodes to the general decoder's value; the general-only forms are declined."""
+    for constraint in _STRUCT_CANONICAL:
+        value: JSON = {
+            "grants": [
+                {
+                    "server_id": "s",
+                    "tool_name": "t",
+                    "operations": ["invoke"],
+                    "constraints": [constraint],
+                }
+            ]
+        }
+        assert _check(value), constraint
+    for constraint in _STRUCT_GENERAL:
+        value = {
+            "grants": [
+                {
+                    "server_id": "s",
+                    "tool_name": "t",
+                    "operations": ["invoke"],
+                    "constraints": [constraint],
+                }
+            ]
+        }
+        assert not _check(value), constraint
+        assert _general(value)[0] == "ok", constraint
+
+
+@st.composite
+def _malformed_constraint(draw: st.DrawFn, constraint: JSON) -> JSON:
+    value = copy.deepcopy(constraint)
+    path = draw(st.sampled_from(_paths(value)[1:]))
+    parent: Any = value
+    for step in path[:-1]:
+        parent = parent[step]
+    replacement = draw(
+        st.one_of(
+            json_values(3),
+            st.sampled_from([-1, 1 << 64, (1 << 64) - 1, True, 2.0, "p384", "x", None, {}]),
+        )
+    )
+    action = draw(st.sampled_from(["replace", "drop", "extra"]))
+    if action == "replace":
+        parent[path[-1]] = replacement
+    elif action == "drop":
+        del parent[path[-1]]
+    elif isinstance(parent, dict):
+        parent[draw(st.sampled_from(["x", "algorithm", "units", "body", "value"]))] = replacement
+    else:
+        parent.append(replacement)
+    return {
+        "grants": [
+            {"server_id": "s", "tool_name": "t", "operations": ["invoke"], "constraints": [value]}
+        ]
+    }
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(_STRUCT_CANONICAL).flatmap(_malformed_constraint))
+def test_fast_path_equals_general_on_malformed_struct_content(value: JSON) -> None:
+    """A struct-content constraint with one place replaced, dropped or given an extra key (an
+    unknown key, a wrong type, a bound crossed): the same outcome and message on both paths."""
+    _check(value)

@@ -2,18 +2,19 @@
 ``SCOPE-PATH-*``, ``SCOPE-DOM-*``, ``SCOPE-LEN-*``, ``SCOPE-CUSTOM-*``, ``SCOPE-ALLOW-*``).
 
 Upstream re-walks the arguments for every constraint it evaluates.  Here one
-:class:`ArgumentFacts` per resolution walks them at most once, lazily, collecting everything
-the decided constraints need (string leaves with their path-key flag, string-valued entries
-for ``Custom``, and the strict audience / memory-store observations), and renders the
-compact JSON at most once for ``MaxArgsSize``.  Path and domain candidates are derived once
-and deduplicated, and the PathPrefix / DomainExact / DomainGlob verdicts are kept per
-prefix, expected domain or pattern, so a constraint repeated across grants is decided once.
+:class:`ArgumentFacts` per resolution walks them at most once per kind of fact, lazily, each
+walk collecting only its fact (the string values, the path candidates, the string-valued
+entries for ``Custom``, the strict audience / memory-store observations), and renders the
+compact JSON at most once for ``MaxArgsSize``; most resolutions ask one kind.  Path and
+domain candidates are derived once and deduplicated, and the PathPrefix / DomainExact /
+DomainGlob verdicts are kept per prefix, expected domain or pattern, so a constraint repeated
+across grants is decided once.
 Every answer equals upstream's per-constraint walk: all of them are order-independent
 ``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
 value and the arguments.
 
-Length (~460 lines): one argument walk and the per-constraint verdicts it feeds (paths,
-domains, allowlists) share its caches; the Rust string semantics it used live in
+Length (~490 lines): the argument walks and the per-constraint verdicts they feed (paths,
+domains, allowlists) share their caches; the Rust string semantics it used live in
 :mod:`mcp_touchstone._rust`.
 """
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._rust import ascii_lower, rust_trim
-from mcp_touchstone.scope._record import record
+from mcp_touchstone.scope._record import draft, record
 from mcp_touchstone.serde_json import JSON
 
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
@@ -63,7 +64,8 @@ MEMORY_STORE_KEYS: Final = frozenset({"store", "memory_store", "collection", "na
 
 def is_path_key(key: str) -> bool:
     """A key whose string values are path candidates (SCOPE-PATH-1)."""
-    lowered = ascii_lower(key)
+    # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
+    lowered = key.lower() if key.isascii() else ascii_lower(key)
     return "path" in lowered or lowered in PATH_KEYS
 
 
@@ -85,6 +87,9 @@ _Lexical = tuple[bool, tuple[str, ...]]
 
 
 def _lexical(path: str) -> _Lexical | None:
+    if "." not in path and "\\" not in path:
+        # No "." or ".." segment and one separator: only the empty segments drop.
+        return path.startswith("/"), tuple(filter(None, path.split("/")))
     is_absolute = path.startswith(("/", "\\"))
     segments: list[str] = []
     for segment in path.replace("\\", "/").split("/"):
@@ -124,7 +129,9 @@ def path_has_prefix(candidate: str, prefix: str) -> bool:
 
 def normalize_domain(value: str) -> str:
     """Trim whitespace, then dots, then ASCII-lowercase (SCOPE-DOM-3)."""
-    return ascii_lower(rust_trim(value).strip("."))
+    trimmed = rust_trim(value).strip(".")
+    # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
+    return trimmed.lower() if trimmed.isascii() else ascii_lower(trimmed)
 
 
 def parse_domain(value: str) -> str | None:
@@ -141,13 +148,13 @@ def parse_domain(value: str) -> str | None:
     if not trimmed:
         return None
     _, sep, rest = trimmed.partition("://")
-    host_port = rest if sep else trimmed
-    end = len(host_port)
+    authority = rest if sep else trimmed
     for stop in "/?#":
-        at = host_port.find(stop)
-        if at != -1 and at < end:
-            end = at
-    authority = host_port[:end].rpartition("@")[2]
+        # Cut at each stop in turn: what is left ends before the earliest of the three.
+        if stop in authority:
+            authority = authority.partition(stop)[0]
+    if "@" in authority:
+        authority = authority.rpartition("@")[2]
     host = authority.partition(":")[0].strip(".")
     normalized = normalize_domain(host)
     if normalized == "localhost":
@@ -203,6 +210,9 @@ class AllowlistObservation:
         return self.values.issubset(allowed)
 
 
+_ObservationDraft: Final = draft(AllowlistObservation)
+
+
 class _Observer:
     __slots__ = ("frozen", "invalid", "saw", "values")
 
@@ -219,7 +229,14 @@ class _Observer:
             self.invalid = True
 
     def freeze(self) -> AllowlistObservation:
-        return AllowlistObservation(self.saw, self.invalid, frozenset(self.values))
+        # AllowlistObservation(saw, invalid, values) by slot stores (see _record.draft).
+        made = _ObservationDraft()
+        made.saw_relevant_key = self.saw
+        made.invalid = self.invalid
+        made.values = frozenset(self.values)
+        made.__class__ = AllowlistObservation
+        observation: AllowlistObservation = made
+        return observation
 
 
 _NOTHING_OBSERVED: Final = AllowlistObservation(False, False, frozenset())
@@ -245,28 +262,83 @@ def _collect_strict(value: JSON, out: list[str]) -> bool:
     return False
 
 
+def _string_values(value: JSON, out: list[str]) -> None:
+    """Every JSON string of ``value`` in document order: the string leaves without their keys,
+    all that the domain and length facts read (SCOPE-ARG-1)."""
+    if isinstance(value, str):
+        out.append(value)
+        return
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, (dict, list)):  # a number, boolean or null holds no leaf
+            _string_values(item, out)
+
+
+def _path_values(value: JSON, path_key: bool, seen: dict[str, None]) -> None:
+    """The path candidates among the strings of ``value``, in document order, into ``seen``:
+    a string whose nearest enclosing key is a path key, or one that looks like a path
+    (SCOPE-PATH-1); ``path_key`` is that test for the key ``value`` sits under."""
+    if isinstance(value, str):
+        if path_key or looks_like_path(value):
+            seen[value] = None
+    elif isinstance(value, dict):
+        for entry_key, item in value.items():
+            if isinstance(item, str):
+                # looks_like_path, inlined, then the key: both are pure, so the order is free.
+                if ("://" not in item and ("/" in item or "\\" in item)) or is_path_key(entry_key):
+                    seen[item] = None
+            elif isinstance(item, (dict, list)):
+                _path_values(item, is_path_key(entry_key), seen)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str):
+                if path_key or ("://" not in item and ("/" in item or "\\" in item)):
+                    seen[item] = None
+            elif isinstance(item, (dict, list)):
+                _path_values(item, path_key, seen)
+
+
+def _string_entries(value: JSON, out: set[tuple[str, str]]) -> None:
+    """Every object entry of ``value``, at any depth, whose value is a string, as
+    ``(key, value)``: what ``Custom`` reads (SCOPE-CUSTOM-1)."""
+    if isinstance(value, dict):
+        for entry_key, item in value.items():
+            if isinstance(item, str):
+                out.add((entry_key, item))
+            elif isinstance(item, (dict, list)):
+                _string_entries(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)):
+                _string_entries(item, out)
+
+
+def _leaves(value: JSON, key: str | None, out: list[tuple[str | None, str]]) -> None:
+    """Every JSON string with its nearest enclosing key (arrays inherit it), in document order."""
+    if isinstance(value, str):
+        out.append((key, value))
+    elif isinstance(value, dict):
+        for entry_key, item in value.items():
+            _leaves(item, entry_key, out)
+    elif isinstance(value, list):
+        for item in value:
+            _leaves(item, key, out)
+
+
 class _Walk:
-    __slots__ = ("audience", "entries", "leaves", "memory", "path_keyed")
+    """The strict allowlist walk: one :class:`_Observer` per allowlist, made at its first
+    relevant key; below a relevant key that allowlist's walk stops (SCOPE-ALLOW-1)."""
+
+    __slots__ = ("audience", "memory")
 
     def __init__(self) -> None:
-        self.leaves: list[tuple[str | None, str]] = []
-        self.path_keyed: list[bool] = []
-        self.entries: set[tuple[str, str]] = set()
         self.audience: _Observer | None = None  # created at the first relevant key
         self.memory: _Observer | None = None
 
-    def visit(
-        self,
-        value: JSON,
-        key: str | None,
-        path_key: bool,
-        audience_live: bool,
-        memory_live: bool,
-    ) -> None:
-        if isinstance(value, str):
-            self.leaves.append((key, value))
-            self.path_keyed.append(path_key)
-        elif isinstance(value, dict):
+    def visit(self, value: JSON, audience_live: bool, memory_live: bool) -> None:
+        if isinstance(value, dict):
             for entry_key, item in value.items():
                 # ascii_lower, inlined: str.lower is ASCII lowercasing on ASCII text.
                 lowered = entry_key.lower() if entry_key.isascii() else ascii_lower(entry_key)
@@ -281,71 +353,70 @@ class _Walk:
                         self.memory = _Observer()
                     self.memory.observe(item)
                     memory_here = False
-                item_path_key = "path" in lowered or lowered in PATH_KEYS
-                if isinstance(item, str):
-                    self.entries.add((entry_key, item))
-                    self.leaves.append((entry_key, item))
-                    self.path_keyed.append(item_path_key)
-                elif isinstance(item, dict | list):  # a number, boolean or null holds no leaf
-                    self.visit(item, entry_key, item_path_key, audience_here, memory_here)
+                if isinstance(item, (dict, list)):  # only objects hold keys
+                    self.visit(item, audience_here, memory_here)
         elif isinstance(value, list):
             for item in value:
-                if isinstance(item, str):
-                    self.leaves.append((key, item))
-                    self.path_keyed.append(path_key)
-                elif isinstance(item, dict | list):
-                    self.visit(item, key, path_key, audience_live, memory_live)
+                if isinstance(item, (dict, list)):
+                    self.visit(item, audience_live, memory_live)
 
 
 class ArgumentFacts:
     """The facts the 8 decided constraints read from one ``arguments`` value.
 
     Each fact is computed on first use and kept for the rest of the resolution, so a scope
-    with many constrained grants walks the arguments once (SCOPE-ARG-3).  Pure: the value is
-    never mutated and the same arguments always give the same facts.
+    with many constrained grants walks the arguments at most once per kind of fact
+    (SCOPE-ARG-3): the string values (domains, lengths), the path candidates, the string
+    entries (``Custom``) and the allowlist observations each have their own walk, which
+    collects only that fact.  Pure: the value is never mutated and the same arguments always
+    give the same facts.
     """
 
     __slots__ = (
+        "_allowlists",
         "_arguments",
-        "_audience",
         "_domain_verdicts",
         "_domains",
         "_entries",
-        "_leaves",
         "_longest",
-        "_memory",
-        "_path_keyed",
         "_path_verdicts",
         "_paths",
         "_size",
+        "_values",
     )
 
     def __init__(self, arguments: JSON) -> None:
-        # Only what every resolution needs; the rest is set by the walk or on first use.
         self._arguments = arguments
-        self._leaves: list[tuple[str | None, str]] | None = None
+        self._values: list[str] | None = None
         self._paths: tuple[_Lexical | None, ...] | None = None
+        self._entries: set[tuple[str, str]] | None = None
+        self._allowlists: _Walk | None = None
         self._domains: tuple[str, ...] | None = None
         self._size: int | None = None
         self._longest: int | None = None
         self._path_verdicts: dict[str, bool] | None = None
         self._domain_verdicts: dict[tuple[bool, str], bool] | None = None
 
-    def _walk(self) -> list[tuple[str | None, str]]:
-        if self._leaves is None:
+    def _strings(self) -> list[str]:
+        if self._values is None:
+            values: list[str] = []
+            _string_values(self._arguments, values)
+            self._values = values
+        return self._values
+
+    def _walked(self) -> _Walk:
+        if self._allowlists is None:
             walk = _Walk()
-            walk.visit(self._arguments, None, False, True, True)
-            self._entries = walk.entries
-            self._audience = walk.audience
-            self._memory = walk.memory
-            self._path_keyed = walk.path_keyed
-            self._leaves = walk.leaves
-        return self._leaves
+            walk.visit(self._arguments, True, True)
+            self._allowlists = walk
+        return self._allowlists
 
     @property
     def string_leaves(self) -> list[tuple[str | None, str]]:
         """Every JSON string with its nearest enclosing key (SCOPE-ARG-1)."""
-        return self._walk()
+        leaves: list[tuple[str | None, str]] = []
+        _leaves(self._arguments, None, leaves)
+        return leaves
 
     @property
     def path_candidates(self) -> tuple[_Lexical | None, ...]:
@@ -353,12 +424,8 @@ class ArgumentFacts:
         that climbed above its root.  Duplicates are dropped: PathPrefix asks whether *all*
         of them sit under it."""
         if self._paths is None:
-            leaves = self._walk()
             seen: dict[str, None] = {}
-            for (_, value), path_key in zip(leaves, self._path_keyed, strict=True):
-                # looks_like_path, inlined
-                if path_key or ("://" not in value and ("/" in value or "\\" in value)):
-                    seen[value] = None
+            _path_values(self._arguments, False, seen)
             self._paths = tuple(map(_lexical, seen))
         return self._paths
 
@@ -368,7 +435,7 @@ class ArgumentFacts:
         Duplicates are dropped: both domain constraints ask whether *all* of them fit."""
         if self._domains is None:
             domains: dict[str, None] = {}
-            for _, value in self._walk():
+            for value in self._strings():
                 if "." not in value and (len(value) < 9 or "localhost" not in value.lower()):
                     continue  # parse_domain's first reject (None), without the call
                 parsed = parse_domain(value)
@@ -388,47 +455,59 @@ class ArgumentFacts:
     def path_prefix(self, prefix: str) -> bool:
         """``PathPrefix``: at least one candidate, all under ``prefix`` (SCOPE-PATH-5).
         The verdict is kept per prefix for the rest of the resolution."""
-        if self._path_verdicts is None:
-            self._path_verdicts = {}
-        verdict = self._path_verdicts.get(prefix)
-        if verdict is None:
-            candidates = self.path_candidates
-            normalized = _lexical(prefix)
+        verdicts = self._path_verdicts
+        if verdicts is None:
+            verdicts = self._path_verdicts = {}
+        elif prefix in verdicts:
+            return verdicts[prefix]
+        candidates = self.path_candidates
+        normalized = _lexical(prefix)
+        if len(candidates) == 1:  # all() over one candidate, without the generator
+            verdict = _under(candidates[0], normalized)
+        else:
             verdict = bool(candidates) and all(
                 _under(candidate, normalized) for candidate in candidates
             )
-            self._path_verdicts[prefix] = verdict
+        verdicts[prefix] = verdict
         return verdict
 
     def domain_exact(self, expected: str) -> bool:
         """``DomainExact``: at least one candidate, all equal (SCOPE-DOM-3)."""
-        if self._domain_verdicts is None:
-            self._domain_verdicts = {}
-        verdict = self._domain_verdicts.get((True, expected))
-        if verdict is None:
-            domains = self.domain_candidates
-            target = normalize_domain(expected)
+        verdicts = self._domain_verdicts
+        if verdicts is None:
+            verdicts = self._domain_verdicts = {}
+        elif (True, expected) in verdicts:
+            return verdicts[(True, expected)]
+        domains = self.domain_candidates
+        target = normalize_domain(expected)
+        if len(domains) == 1:  # all() over one candidate, without the generator
+            verdict = domains[0] == target
+        else:
             verdict = bool(domains) and all(domain == target for domain in domains)
-            self._domain_verdicts[(True, expected)] = verdict
+        verdicts[(True, expected)] = verdict
         return verdict
 
     def domain_glob(self, pattern: str) -> bool:
         """``DomainGlob``: at least one candidate, all match the glob (SCOPE-DOM-4)."""
-        if self._domain_verdicts is None:
-            self._domain_verdicts = {}
-        verdict = self._domain_verdicts.get((False, pattern))
-        if verdict is None:
-            domains = self.domain_candidates
-            lowered = ascii_lower(pattern)
+        verdicts = self._domain_verdicts
+        if verdicts is None:
+            verdicts = self._domain_verdicts = {}
+        elif (False, pattern) in verdicts:
+            return verdicts[(False, pattern)]
+        domains = self.domain_candidates
+        lowered = ascii_lower(pattern)
+        if len(domains) == 1:  # all() over one candidate, without the generator
+            verdict = wildcard_matches(lowered, domains[0])
+        else:
             verdict = bool(domains) and all(wildcard_matches(lowered, d) for d in domains)
-            self._domain_verdicts[(False, pattern)] = verdict
+        verdicts[(False, pattern)] = verdict
         return verdict
 
     @property
     def longest_leaf(self) -> int:
         """The largest UTF-8 byte length among the string leaves (0 with none)."""
         if self._longest is None:
-            values = [value for _, value in self._walk()]
+            values = self._strings()
             if "".join(values).isascii():
                 self._longest = max(map(len, values), default=0)
             else:
@@ -445,15 +524,16 @@ class ArgumentFacts:
 
     def custom(self, key: str, expected: str) -> bool:
         """``Custom``: some object entry ``key`` holds the string ``expected`` (SCOPE-CUSTOM-1)."""
-        self._walk()
+        if self._entries is None:
+            entries: set[tuple[str, str]] = set()
+            _string_entries(self._arguments, entries)
+            self._entries = entries
         return (key, expected) in self._entries
 
     def audience_allowlist(self, allowed: tuple[str, ...]) -> bool:
         """``AudienceAllowlist`` under the strict collector (SCOPE-ALLOW-1..3)."""
-        self._walk()
-        return _observed(self._audience).admits(allowed)
+        return _observed(self._walked().audience).admits(allowed)
 
     def memory_store_allowlist(self, allowed: tuple[str, ...]) -> bool:
         """``MemoryStoreAllowlist`` under the strict collector (SCOPE-ALLOW-1..3)."""
-        self._walk()
-        return _observed(self._memory).admits(allowed)
+        return _observed(self._walked().memory).admits(allowed)

@@ -212,13 +212,15 @@ _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, Where], Constraint]]] = {
     ConstraintKind.MEMORY_STORE_ALLOWLIST: lambda v, w: MemoryStoreAllowlist(_strings(v, w)),
     ConstraintKind.MEMORY_WRITE_DENY_PATTERNS: lambda v, w: MemoryWriteDenyPatterns(_strings(v, w)),
 }
-_TAGS: Final = {kind.value: kind for kind in ConstraintKind}
+_CONTENT_BY_TAG: Final = {kind.value: _CONTENT[kind] for kind in ConstraintKind}
+"""``_CONTENT`` by tag text: an ``Enum`` member's ``__hash__`` is a Python-level call, a
+string's is not, and the tag read is a string."""
 _TAG_LIST: Final = ", ".join(f"`{kind.value}`" for kind in ConstraintKind)
 
 
-def _tag(value: JSON, where: Where, *, as_enum: bool) -> ConstraintKind:
-    """The variant named by a tag.  In the map form serde reads the tag as a unit enum
-    (``deserialize_enum``), so ``{"max_length": null}`` names a variant as well as
+def _tag(value: JSON, where: Where, *, as_enum: bool) -> str:
+    """The variant named by a tag, as its tag text.  In the map form serde reads the tag as a
+    unit enum (``deserialize_enum``), so ``{"max_length": null}`` names a variant as well as
     ``"max_length"``; in the array form it is a bare identifier (a string only)."""
     content: JSON = None
     if as_enum and isinstance(value, dict):
@@ -230,12 +232,11 @@ def _tag(value: JSON, where: Where, *, as_enum: bool) -> ConstraintKind:
     else:
         expected = "string or map" if as_enum else "variant identifier"
         raise invalid_type_error(where, value, expected)
-    kind = _TAGS.get(name)
-    if kind is None:
+    if name not in _CONTENT_BY_TAG:
         raise ScopeDecodeError(where, f"unknown variant `{name}`, expected one of {_TAG_LIST}")
     if content is not None:
         raise invalid_type_error((where, f".{name}"), content, "unit")
-    return kind
+    return name
 
 
 def decode_constraint(value: JSON, where: Where = "constraint") -> Constraint:
@@ -255,18 +256,18 @@ def decode_constraint(value: JSON, where: Where = "constraint") -> Constraint:
                 )
         if "type" not in value:
             raise ScopeDecodeError(where, "missing field `type`")
-        kind = _tag(value["type"], (where, ".type"), as_enum=True)
+        tag = _tag(value["type"], (where, ".type"), as_enum=True)
         if "value" not in value:
-            if kind is ConstraintKind.GOVERNED_INTENT_REQUIRED:
+            if tag == "governed_intent_required":
                 return GovernedIntentRequired()
             raise ScopeDecodeError(where, "missing field `value`")
-        return _CONTENT[kind](value["value"], (where, ".value"))
+        return _CONTENT_BY_TAG[tag](value["value"], (where, ".value"))
     if isinstance(value, list):
         if not value:
             raise ScopeDecodeError(
                 where, "invalid length 0, expected adjacently tagged enum Constraint"
             )
-        kind = _tag(value[0], (where, 0), as_enum=False)
+        tag = _tag(value[0], (where, 0), as_enum=False)
         if len(value) < 2:
             raise ScopeDecodeError(
                 where, "invalid length 1, expected adjacently tagged enum Constraint"
@@ -275,7 +276,7 @@ def decode_constraint(value: JSON, where: Where = "constraint") -> Constraint:
             raise ScopeDecodeError(
                 where, f"invalid length {len(value)}, expected fewer elements in array"
             )
-        return _CONTENT[kind](value[1], (where, 1))
+        return _CONTENT_BY_TAG[tag](value[1], (where, 1))
     raise invalid_type_error(where, value, "adjacently tagged enum Constraint")
 
 

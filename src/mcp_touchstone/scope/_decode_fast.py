@@ -5,12 +5,14 @@ field is looked up through a generic field table and every place gets its ``wher
 formatted in case it fails.  Nearly every scope that reaches the matcher has the plain map
 shapes, though: a ``{"grants": [...]}`` object whose grants are maps with string patterns, an
 ``operations`` array of variant names and constraints written ``{"type": tag, "value": v}``
-whose content is a string, an integer, a boolean, ``null``, a tier or class named as a string,
-or an array of strings (every variant but the three with struct content).
+(or ``[tag, v]``, or ``{"type": "governed_intent_required"}``) whose content is a string, an
+integer, a boolean, ``null``, a tier or class named as a string, an array of strings, or one
+of the three struct variants in map form (monetary amounts and bindings included).
 
 :func:`fast_scope` reads exactly those shapes in one pass and returns the value the general
-decoder would build, or ``None`` for anything else (an array form, a tag written as a map, a
-unit variant without ``value``, a monetary amount, a wrong type anywhere, ...).  It never
+decoder would build, or ``None`` for anything else (a grant as an array, a tag or unit
+variant written as a map, a struct as an array, a monetary amount on a grant, a wrong type
+anywhere, ...).  It never
 raises and never words an error: on ``None`` the caller runs the general decoder on the same
 value, so every error message, and every value of an unusual shape, comes from one place.
 
@@ -18,6 +20,9 @@ Every check here is the general decoder's own acceptance condition, made stricte
 was simpler (``type(x) is str`` instead of ``isinstance``: a ``str`` subclass takes the general
 path).  ``tests/scope/test_scope_decode_fast.py`` checks the two against each other with
 Hypothesis over well-formed and malformed scopes.
+
+Length (~440 lines): the readers of every constraint shape the general decoder accepts in the
+common forms; split elsewhere, the two lists of variants would drift apart.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from mcp_touchstone.scope._types import (
     ColumnDenylist,
     Constraint,
     ContentReviewTier,
+    CumulativeApprovalRootBinding,
+    CumulativeApprovalRootBindingBody,
     Custom,
     DomainExact,
     DomainGlob,
@@ -46,16 +53,22 @@ from mcp_touchstone.scope._types import (
     MemoryWriteDenyPatterns,
     MinimumAutonomyTier,
     MinimumRuntimeAssurance,
+    ModelConstraint,
+    ModelSafetyTier,
+    MonetaryAmount,
     Operation,
     OperationClass,
     PathPrefix,
     PromptGrant,
     RegexMatch,
+    RequireApprovalAbove,
+    RequireCumulativeApprovalAbove,
     RequireDualApproval,
     ResourceGrant,
     ReviewTier,
     RuntimeAssuranceTier,
     SellerExact,
+    SigningAlgorithm,
     SqlOperationClass,
     TableAllowlist,
     ToolGrant,
@@ -172,11 +185,153 @@ def _operations(value: JSON) -> tuple[Operation, ...] | None:
     return tuple(out)
 
 
-def _constraint(value: JSON) -> Constraint | None:
-    """``{"type": tag, "value": content}`` for the variants with plain content, else ``None``."""
-    if type(value) is not dict or len(value) != 2 or "type" not in value or "value" not in value:
+def _u64(value: JSON) -> int | None:
+    """``value`` when it is a u64, else ``None``."""
+    return value if type(value) is int and 0 <= value <= U64_MAX else None
+
+
+def _money(value: JSON) -> MonetaryAmount | None:
+    """A ``MonetaryAmount`` map: ``units`` (u64) and ``currency`` (string), no other key."""
+    if type(value) is not dict or len(value) != 2:
         return None
-    tag, content = value["type"], value["value"]
+    units, currency = _u64(value.get("units")), value.get("currency")
+    # Two keys, both found with their types: no unknown key (the struct denies them).
+    if units is None or type(currency) is not str:
+        return None
+    return MonetaryAmount(units=units, currency=currency)
+
+
+_BODY_STRINGS: Final = (
+    "schema",
+    "root_capability_id",
+    "root_capability_hash",
+    "root_issuer",
+    "root_subject",
+    "root_scope_hash",
+    "root_grant_hash",
+    "approval_budget_id",
+)
+"""The string fields of ``CumulativeApprovalRootBindingBody``; its other three are
+``approval_budget_epoch`` and ``root_expires_at`` (u64) and ``threshold`` (an amount)."""
+_ALGORITHMS: Final = {member.value: member for member in SigningAlgorithm}
+_SAFETY_TIERS: Final = {member.value: member for member in ModelSafetyTier}
+
+
+def _binding(value: JSON) -> CumulativeApprovalRootBinding | None:
+    """A ``CumulativeApprovalRootBinding`` map: ``body`` (all 11 fields), ``signature``, and
+    ``algorithm`` (absent, null or a name), no other key, in the body either."""
+    if type(value) is not dict:
+        return None
+    body, signature = value.get("body"), value.get("signature")
+    if type(body) is not dict or len(body) != 11 or type(signature) is not str:
+        return None
+    algorithm: SigningAlgorithm | None = None
+    known = 2
+    if "algorithm" in value:
+        known = 3
+        name = value["algorithm"]
+        if name is not None:
+            algorithm = _ALGORITHMS.get(name) if type(name) is str else None
+            if algorithm is None:
+                return None
+    if len(value) != known:
+        return None
+    strings: dict[str, Any] = {key: body.get(key) for key in _BODY_STRINGS}
+    for text in strings.values():
+        if type(text) is not str:
+            return None
+    epoch, expires = _u64(body.get("approval_budget_epoch")), _u64(body.get("root_expires_at"))
+    threshold = _money(body.get("threshold"))
+    # Eleven keys, each found with its type: no unknown key.
+    if threshold is None or epoch is None or expires is None:
+        return None
+    made = CumulativeApprovalRootBindingBody(
+        **strings, approval_budget_epoch=epoch, threshold=threshold, root_expires_at=expires
+    )
+    return CumulativeApprovalRootBinding(body=made, algorithm=algorithm, signature=signature)
+
+
+def _approval(value: dict[str, JSON]) -> Constraint | None:
+    """``require_approval_above``: ``{"threshold_units": u64}``, no other key."""
+    units = _u64(value.get("threshold_units"))
+    if len(value) != 1 or units is None:
+        return None
+    return RequireApprovalAbove(threshold_units=units)
+
+
+def _cumulative(value: dict[str, JSON]) -> Constraint | None:
+    """``require_cumulative_approval_above``: an amount, a budget id and epoch, and an
+    optional binding (absent or null: none), no other key."""
+    threshold = _money(value.get("threshold"))
+    budget_id, epoch = value.get("approval_budget_id"), _u64(value.get("approval_budget_epoch"))
+    if threshold is None or type(budget_id) is not str or epoch is None:
+        return None
+    binding: CumulativeApprovalRootBinding | None = None
+    known = 3
+    if "cumulative_approval_root_binding" in value:
+        known = 4
+        raw = value["cumulative_approval_root_binding"]
+        if raw is not None:
+            binding = _binding(raw)
+            if binding is None:
+                return None
+    if len(value) != known:
+        return None
+    return RequireCumulativeApprovalAbove(
+        threshold=threshold,
+        approval_budget_id=budget_id,
+        approval_budget_epoch=epoch,
+        cumulative_approval_root_binding=binding,
+    )
+
+
+def _model(value: dict[str, JSON]) -> Constraint | None:
+    """``model_constraint``: a string list and an optional tier name (absent or null: none),
+    no other key."""
+    allowed = _strings(value.get("allowed_model_ids"))
+    if allowed is None:
+        return None
+    tier: ModelSafetyTier | None = None
+    known = 1
+    if "min_safety_tier" in value:
+        known = 2
+        name = value["min_safety_tier"]
+        if name is not None:
+            tier = _SAFETY_TIERS.get(name) if type(name) is str else None
+            if tier is None:
+                return None
+    if len(value) != known:
+        return None
+    return ModelConstraint(allowed_model_ids=allowed, min_safety_tier=tier)
+
+
+_STRUCT_KINDS: Final[dict[str, Callable[[dict[str, JSON]], Constraint | None]]] = {
+    "require_approval_above": _approval,
+    "require_cumulative_approval_above": _cumulative,
+    "model_constraint": _model,
+}
+"""The three struct variants, each read from its map form (the general decoder's ``record``
+also takes a struct as an array: that form, and the unit enums written as maps, are left to
+it)."""
+
+
+def _constraint(value: JSON) -> Constraint | None:
+    """A constraint written ``{"type": tag, "value": content}`` (keys in any order),
+    ``{"type": "governed_intent_required"}`` or ``[tag, content]``, with ``tag`` a string and
+    content of a shape read here, else ``None``."""
+    if type(value) is dict:
+        if "type" not in value:
+            return None
+        tag = value["type"]
+        if len(value) == 1:  # only the unit variant may leave its content out
+            return _GOVERNED_INTENT if tag == "governed_intent_required" else None
+        if len(value) != 2 or "value" not in value:
+            return None
+        content = value["value"]
+    elif type(value) is list and len(value) == 2:  # the sequence form: the same content
+        tag, content = value
+    else:
+        return None
     if type(tag) is not str:
         return None
     if type(content) is str:
@@ -206,6 +361,9 @@ def _constraint(value: JSON) -> Constraint | None:
             return None
         strings = _strings(content)
         return None if strings is None else make_seq(strings)
+    if type(content) is dict:
+        make_struct = _STRUCT_KINDS.get(tag)
+        return None if make_struct is None else make_struct(content)
     return None
 
 
@@ -229,13 +387,19 @@ def _tool_grant(value: JSON) -> ToolGrant | None:
         raw = value["constraints"]
         if type(raw) is not list:
             return None
-        decoded: list[Constraint] = []
-        for item in raw:
-            constraint = _constraint(item)
+        if len(raw) == 1:  # the common grant: its one constraint, without a list to build
+            constraint = _constraint(raw[0])
             if constraint is None:
                 return None
-            decoded.append(constraint)
-        constraints = tuple(decoded)
+            constraints = (constraint,)
+        else:
+            decoded: list[Constraint] = []
+            for item in raw:
+                constraint = _constraint(item)
+                if constraint is None:
+                    return None
+                decoded.append(constraint)
+            constraints = tuple(decoded)
     max_invocations: JSON = None  # an int or None once checked
     dpop_required: JSON = None  # a bool or None once checked
     if len(value) != 3 + has_constraints:  # keys besides the three read above and constraints
@@ -295,13 +459,19 @@ def fast_scope(value: JSON) -> ChioScope | None:
         raw = value["grants"]
         if type(raw) is not list:
             return None
-        decoded: list[ToolGrant] = []
-        for item in raw:
-            grant = _tool_grant(item)
+        if len(raw) == 1:  # the common scope: its one grant, without a list to build
+            grant = _tool_grant(raw[0])
             if grant is None:
                 return None
-            decoded.append(grant)
-        grants = tuple(decoded)
+            grants = (grant,)
+        else:
+            decoded: list[ToolGrant] = []
+            for item in raw:
+                grant = _tool_grant(item)
+                if grant is None:
+                    return None
+                decoded.append(grant)
+            grants = tuple(decoded)
     resources: tuple[ResourceGrant, ...] = ()
     if "resource_grants" in value:
         named = _named_grants(value["resource_grants"], "uri_pattern")

@@ -15,15 +15,16 @@ from enum import Enum
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import (
+    INTEGER_BOUNDS,
     SerdeError,
     fewer_elements,
-    integer_in,
     invalid_type,
     invalid_value,
     missing_field,
     sequence_fields,
     unknown_field,
 )
+from mcp_touchstone.scope._record import draft
 from mcp_touchstone.serde_json import JSON
 
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
@@ -68,7 +69,8 @@ def place_text(where: Where) -> str:
         where, step = where
         steps.append(f"[{step}]" if isinstance(step, int) else step)
     steps.append(where)
-    return "".join(reversed(steps))
+    steps.reverse()
+    return "".join(steps)
 
 
 class ScopeDecodeError(TouchstoneError, ValueError):
@@ -103,10 +105,12 @@ def bool_(value: JSON, where: Where) -> bool:
 
 
 def _unsigned(name: str) -> Decoder:
+    low, high = INTEGER_BOUNDS[name]
+
     def decode(value: JSON, where: Where) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise invalid_type_error(where, value, name)
-        if not integer_in(value, name):
+        if not low <= value <= high:  # integer_in(value, name), its type already checked
             raise ScopeDecodeError(where, invalid_value(value, name))
         return value
 
@@ -129,7 +133,10 @@ def seq(inner: Decoder) -> Decoder:
     def decode(value: JSON, where: Where) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise invalid_type_error(where, value, "a sequence")
-        return tuple([inner(item, (where, i)) for i, item in enumerate(value)])
+        out = []  # a loop, not a comprehension: a comprehension is a function call (3.11)
+        for i, item in enumerate(value):
+            out.append(inner(item, (where, i)))
+        return tuple(out)
 
     return decode
 
@@ -175,20 +182,22 @@ def _struct(
 ) -> Callable[[JSON, Where], dict[str, Any]]:
     """A serde-derived struct decoder: a map by field name, or an array by position."""
     names = tuple(f for f, _, _ in fields)
-    steps = {f: f".{f}" for f in names}
+    known = frozenset(names)
     decoders = {f: dec for f, dec, _ in fields}
     defaulted = frozenset(f for f, _, d in fields if d is not REQUIRED and d is not OPTIONAL)
+    # Each field with its place step, made once: ``(where, step)`` is the field's place.
+    plan = tuple((f, dec, default, f".{f}") for f, dec, default in fields)
 
     def decode(value: JSON, where: Where) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if isinstance(value, dict):
-            if deny_unknown:
+            if deny_unknown and not known.issuperset(value):  # the first unknown key is named
                 for key in value:
-                    if key not in names:
+                    if key not in known:
                         raise ScopeDecodeError(where, unknown_field(key, names))
-            for fname, dec, default in fields:
+            for fname, dec, default, step in plan:
                 if fname in value:
-                    out[fname] = dec(value[fname], (where, steps[fname]))
+                    out[fname] = dec(value[fname], (where, step))
                 elif default is REQUIRED:
                     raise ScopeDecodeError(where, missing_field(fname))
                 elif default is OPTIONAL:
@@ -226,11 +235,29 @@ def record(
 ) -> Callable[[JSON, Where], R]:
     """A serde-derived struct decoder that builds ``cls`` from the decoded fields."""
     as_struct = _struct(cls.__name__, fields, deny_unknown=deny_unknown)
+    names = tuple(f for f, _, _ in fields)
+    plain = cls.__bases__ == (object,) and "__post_init__" not in cls.__dict__
+    if not plain or getattr(cls, "__record_fields__", None) != names:
 
-    def decode(value: JSON, where: Where) -> R:
-        return cls(**as_struct(value, where))
+        def decode(value: JSON, where: Where) -> R:
+            return cls(**as_struct(value, where))
 
-    return decode
+        return decode
+
+    made = draft(cls)
+
+    def decode_plain(value: JSON, where: Where) -> R:
+        # cls(**fields) without the keyword call: every field of the record is decoded (the
+        # field lists are equal), stored on a draft with the record's slots, which then
+        # becomes a cls value (what the record's __init__ stores, see _record.draft).
+        obj = made()
+        for name, item in as_struct(value, where).items():
+            setattr(obj, name, item)
+        obj.__class__ = cls
+        built: R = obj
+        return built
+
+    return decode_plain
 
 
 def struct_variant(

@@ -194,7 +194,7 @@ def resolve_parsed(
             match.specificity = specificity(grant, tool_name, server_id)
             match.__class__ = MatchedGrant
             matches.append(match)
-    return rank(matches)
+    return rank(matches) if len(matches) > 1 else tuple(matches)  # fewer than two: in order
 
 
 def resolve_matching_grants(
