@@ -68,6 +68,14 @@ def test_refusals_carry_serde_json_messages(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "data", [b"\xef\xbb\xbf1", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1, x", "\ufeff\ud800", "\ufeff{"]
+)
+def test_a_leading_bom_is_refused_before_any_other_error(data: str | bytes) -> None:
+    """A text that starts with a BOM is refused at line 1 column 1, whatever follows it."""
+    assert _refusal(data) == "expected value at line 1 column 1"
+
+
+@pytest.mark.parametrize(
     ("data", "message"),
     [
         (b"\xff", "invalid UTF-8 at byte 0"),
