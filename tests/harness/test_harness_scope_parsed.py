@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone.harness import _scope
-from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation, TextOperation
 from mcp_touchstone.harness._registry import parsed_input_operations, reference_operations
 from mcp_touchstone.harness._server import serve
 from mcp_touchstone.serde_json import JSON, from_str, to_string, to_string_ordered
@@ -77,6 +77,9 @@ def test_parsed_scope_operation_equals_general(raw: JSON, operation: str) -> Non
     assert repr(dict(served)) == repr(general)
     if isinstance(served, EncodedOutput):  # the text written for it is the object's text
         assert served.text == to_string(dict(served))
+    op = parsed_input_operations()[operation]
+    assert isinstance(op, TextOperation)  # what the server writes: the text alone, the same
+    assert op.text(value) == to_string(general)
     line = to_string_ordered(
         {"cmd": "run", "seq": 9, "case": {"operation": operation, "input": raw}}
     )
@@ -140,4 +143,4 @@ def test_matches_text_is_what_serde_json_writes(ranks: list[tuple[int, int, int,
     found = tuple(MatchedGrant(i, grant, (s, t, c)) for i, s, t, c in ranks)
     output = _scope._matches_output(found)
     assert output == {"matches": [{"index": i, "specificity": [s, t, c]} for i, s, t, c in ranks]}
-    assert output.text == to_string(dict(output))
+    assert output.text == to_string(dict(output)) == _scope._matches_text(found)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mcp_touchstone.conformance import default_vectors_dir, load_vectors
 from mcp_touchstone.harness import HarnessOperation, _server
-from mcp_touchstone.harness._operation import EncodedOutput
+from mcp_touchstone.harness._operation import EncodedOutput, TextOperation
 from mcp_touchstone.harness._registry import parsed_input_operations
 from mcp_touchstone.harness._server import _encode, _respond, answer, serve
 from mcp_touchstone.serde_json import JSON, to_string, to_string_ordered
@@ -34,7 +34,23 @@ def _boom(raw: JSON) -> dict[str, JSON]:
     raise ValueError("planted")
 
 
+def _texted(text: str) -> TextOperation:
+    """An operation answering ``text`` as its object (an EncodedOutput) and as text."""
+    return TextOperation(lambda raw: _encoded(text), lambda raw: text)
+
+
+def _text_boom(raw: JSON) -> str:
+    raise KeyError("planted")
+
+
+def _object_boom(raw: JSON) -> dict[str, JSON]:
+    raise KeyError("planted")
+
+
 _OPS: Mapping[str, HarnessOperation] = {
+    "t.text": _texted('{"x":1}'),
+    "t.text_surrogate": _texted('{"x":"\ud800"}'),
+    "t.text_boom": TextOperation(_object_boom, _text_boom),
     "t.echo": lambda raw: {"echo": raw},
     "t.encoded": lambda raw: _encoded('{"x":1}'),
     "t.surrogate": lambda raw: _encoded('{"x":"\ud800"}'),
@@ -126,6 +142,7 @@ _STREAM = [
     b'{"cmd":"run","seq":2,"case":{"operation":"t.surrogate"}}\n',
     b'{"cmd":"run","seq":3,"case":{"operation":"t.echo","input":[1,"a"]}}\n',
     b'{"cmd":"run","seq":4,"case":{"operation":"t.boom"}}\n',
+    b'{"cmd":"run","seq":6,"case":{"operation":"t.text","input":[]}}\n',
     b'{"cmd":"stop"}\n',
     b'{"cmd":"run","seq":5,"case":{"operation":"t.echo"}}\n',
 ]
@@ -148,7 +165,7 @@ def test_a_file_gets_the_same_lines_as_a_stream(tmp_path: Path) -> None:
         assert serve(_STREAM, out, _OPS) == 0
     expected = _expected()
     assert target.read_bytes() == b"before\n" + expected
-    assert len(expected.splitlines()) == 6
+    assert len(expected.splitlines()) == 7
 
 
 class _ShortFile:

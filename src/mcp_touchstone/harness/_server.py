@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable, Mapping
 
 from mcp_touchstone import __version__, serde_json
-from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation, TextOperation
 from mcp_touchstone.serde_json import JSON
 
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
@@ -101,11 +101,21 @@ def _encode(response: dict[str, JSON]) -> bytes:
     try:
         output, seq = response.get("output"), response.get("seq")
         if type(output) is EncodedOutput and type(seq) is int and len(response) == 2:
-            return f'{{"output":{output.text},"seq":{seq}}}\n'.encode()
+            return _output_line(output.text, seq)
         return serde_json.to_string(response).encode("utf-8") + b"\n"
     except Exception as exc:  # JsonError, a lone surrogate (UnicodeEncodeError), RecursionError
-        fallback = _errored(f"output is not JSON: {type(exc).__name__}: {exc}", _seq_of(response))
-        return serde_json.to_string(fallback).encode("utf-8", "replace") + b"\n"
+        return _unwritable(exc, _seq_of(response))
+
+
+def _output_line(text: str, seq: int) -> bytes:
+    """The line of ``{"seq": seq, "output": <the object text is the JSON text of>}``."""
+    return f'{{"output":{text},"seq":{seq}}}\n'.encode()
+
+
+def _unwritable(exc: Exception, seq: int | None) -> bytes:
+    """The ``errored`` line for an output that could not be written (``exc``)."""
+    fallback = _errored(f"output is not JSON: {type(exc).__name__}: {exc}", seq)
+    return serde_json.to_string(fallback).encode("utf-8", "replace") + b"\n"
 
 
 def _respond(
@@ -116,9 +126,10 @@ def _respond(
     """``_encode(answer(line, operations))``, or ``None`` for ``stop``.  The common line, a run
     of a known operation, is answered here as :func:`_answer_request` answers it (every test it
     passes is one that function makes, in its order, and the operation is called once), with
-    the operation looked up in ``found`` (a plain dict of those already asked for) and an
-    :class:`EncodedOutput` written straight from its text; any other line goes to
-    :func:`_answer_request`, which gives every refusal."""
+    the operation looked up in ``found`` (a plain dict of those already asked for) and the
+    output of a :class:`TextOperation` asked for as its text alone, written as ``_encode``
+    writes its :class:`EncodedOutput`; any other line goes to :func:`_answer_request`, which
+    gives every refusal."""
     try:
         request = serde_json.from_str(line)
     except serde_json.JsonError as exc:
@@ -133,17 +144,20 @@ def _respond(
                     found[operation] = op
                 if op is not None:
                     try:
-                        output = op(case.get("input"))
+                        if type(op) is TextOperation:
+                            text = op.text(case.get("input"))
+                        else:
+                            output = op(case.get("input"))
                     except Exception as exc:  # HARNESS-MSG-5, as _answer_request words it
                         return _encode(
                             _errored(f"{operation} failed: {type(exc).__name__}: {exc}", seq)
                         )
-                    if type(output) is EncodedOutput:
-                        try:  # _encode's first case; anything it refuses, _encode words
-                            return f'{{"output":{output.text},"seq":{seq}}}\n'.encode()
-                        except Exception:  # _encode below raises the same and words it
-                            pass
-                    return _encode({"seq": seq, "output": output})
+                    if type(op) is not TextOperation:
+                        return _encode({"seq": seq, "output": output})
+                    try:
+                        return _output_line(text, seq)
+                    except Exception as exc:  # as _encode words its EncodedOutput's failure
+                        return _unwritable(exc, seq)
     response = _answer_request(request, operations)
     return None if response is None else _encode(response)
 
