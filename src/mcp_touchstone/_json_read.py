@@ -128,8 +128,9 @@ def _parse_constant(name: str) -> JSON:
     raise JsonError(f"expected value, found {name}")
 
 
-_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
-_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_ESCAPE = r"\\(?:u([0-9a-fA-F]{4})|.)"
+"""One escape of a JSON string (compiled on first use, by ``re``'s own cache: only a text with
+a ``\\ud`` or ``\\uD`` in it is ever searched)."""
 
 
 def _check_surrogate_escapes(text: str) -> None:
@@ -140,7 +141,7 @@ def _check_surrogate_escapes(text: str) -> None:
     never reaches the value, but serde_json has already failed on it. In valid JSON a backslash
     only occurs inside a string, so scanning the text left to right finds exactly the escapes."""
     pending_end = -1  # end of a leading surrogate escape that still needs its trailing half
-    for m in _ESCAPE.finditer(text):
+    for m in re.finditer(_ESCAPE, text, re.DOTALL):
         hexits = m.group(1)
         unit = int(hexits, 16) if hexits is not None else -1
         if pending_end >= 0:
@@ -282,6 +283,8 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
-    if "\\" in text and _LONE_SURROGATE_ESCAPE.search(text):  # No backslash, no escape.
+    # No backslash, no escape; a surrogate escape starts \ud or \uD (a superset: the check
+    # itself tells a surrogate from, say, \ud7ff or an escaped backslash before "ud").
+    if "\\" in text and ("\\ud" in text or "\\uD" in text):
         _check_surrogate_escapes(text)
     return value

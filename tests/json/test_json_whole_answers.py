@@ -48,6 +48,8 @@ def _refusal(text: str | bytes) -> str:
         ('"\\ud800\\n"', "unexpected end of hex escape"),
         ('["\\ud800", "\\udc00"]', "unexpected end of hex escape"),
         ('"\\udc00"', "lone leading surrogate in hex escape"),
+        ('"\\uD800"', "unexpected end of hex escape"),
+        ('["\\\\", "\\uDFFF"]', "lone leading surrogate in hex escape"),
         ('"\\udfff"', "lone leading surrogate in hex escape"),
         ('"\\ud800\\u0041"', "lone leading surrogate in hex escape"),
         ('"\\udbff\\ue000"', "lone leading surrogate in hex escape"),
@@ -65,6 +67,22 @@ def _refusal(text: str | bytes) -> str:
 def test_refusals_carry_serde_json_messages(text: str, message: str) -> None:
     """Each refusal is worded as serde_json words that error, whole (not a fragment)."""
     assert _refusal(text) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('"\\\\ud800"', "\\ud800"),
+        ('"\\ud7ff\\uD7FF"', "\ud7ff\ud7ff"),
+        ('"\\ud83d\\uDE00"', "\U0001f600"),
+        ('"\\u00e9\\n"', "\u00e9\n"),
+    ],
+)
+def test_escapes_near_surrogates_are_read(text: str, value: str) -> None:
+    """An escaped backslash before ``ud800``, the last code point below the surrogates and a
+    surrogate pair (either case) are read, as serde_json reads them."""
+    assert from_str(text) == value
+    assert from_str(text.encode()) == value
 
 
 @pytest.mark.parametrize(
