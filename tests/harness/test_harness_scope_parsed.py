@@ -144,3 +144,21 @@ def test_matches_text_is_what_serde_json_writes(ranks: list[tuple[int, int, int,
     output = _scope._matches_output(found)
     assert output == {"matches": [{"index": i, "specificity": [s, t, c]} for i, s, t, c in ranks]}
     assert output.text == to_string(dict(output)) == _scope._matches_text(found)
+
+
+@given(
+    st.sampled_from(["invalid_input", "constraint_error", "out_of_scope"]),
+    st.one_of(
+        st.none(),
+        st.text(),
+        st.sampled_from(["1e-07 e-0", '"\\\u2028\x00', "\ud800", "é\U0001f600"]),
+    ),
+)
+def test_error_text_is_what_serde_json_writes(kind: str, message: str | None) -> None:
+    """The text of an error answer (the message through json's escaper) is serde_json's text of
+    the same object, surrogates and serde_json's float-exponent path included."""
+    error: dict[str, JSON] = {"kind": kind}
+    if message is not None:
+        error["message"] = message
+    assert _scope._error_text(kind, message) == to_string({"error": error})
+    assert _scope._error_output(kind, message) == {"error": error}

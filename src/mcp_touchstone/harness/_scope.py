@@ -13,8 +13,8 @@ anything else is answered by the general operation, so every error comes from on
 from __future__ import annotations
 
 from collections.abc import Callable
+from json.encoder import encode_basestring
 
-from mcp_touchstone import serde_json
 from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation, TextOperation
 from mcp_touchstone.harness._scope_common import _invalid, _match_list, _matches, _read_input
 from mcp_touchstone.scope._decode import decode_scope, decode_scope_general
@@ -116,7 +116,9 @@ def _error_text(kind: str, message: str | None = None) -> str:
     alone)."""
     if message is None:
         return f'{{"error":{{"kind":"{kind}"}}}}'
-    return f'{{"error":{{"kind":"{kind}","message":{serde_json.to_string(message)}}}}}'
+    # json's string escaper is what serde_json.to_string writes for a str (its C encoder calls
+    # that escaper, and so does its exact writer), without the encoder's list and checks.
+    return f'{{"error":{{"kind":"{kind}","message":{encode_basestring(message)}}}}}'
 
 
 def _error_output(kind: str, message: str | None = None) -> EncodedOutput:
