@@ -209,9 +209,10 @@ def _plain_integers(text: str, masked: bytes) -> bool:
     conservative). An integer literal of at most 18 digits fits i64 and is an ``int`` either
     way; ``-0`` (a float in serde_json) and longer literals are left to :data:`_DECODER`."""
     # "-" first: a one-character ``in`` is a memchr, the two-character search a full scan.
-    # ``find``, not ``in``, on bytes: ``bytes.__contains__`` first tries its operand as an
-    # integer and formats a TypeError for a bytes one, which costs more than the search.
-    return ("-" not in text or "-0" not in text) and masked.find(_DIGIT_RUN) < 0
+    # ``partition`` finds the run as ``find`` does (an empty middle: not found) with less
+    # argument parsing; ``in`` on bytes first tries its operand as an integer and formats a
+    # TypeError for a bytes one, which costs more than the search.
+    return ("-" not in text or "-0" not in text) and not masked.partition(_DIGIT_RUN)[1]
 
 
 _JSON_SPACE = " \t\n\r"
@@ -278,8 +279,9 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    # ``masked`` holds a ``(`` for each ``[`` and ``{`` of the text (see _MASK).
-    if masked.count(b"(") >= MAX_DEPTH and _too_deep_bytes(raw):
+    # ``masked`` holds a ``(`` for each ``[`` and ``{`` of the text (see _MASK); the length
+    # ``replace`` removes is their count, in fewer instructions than ``count`` takes.
+    if len(masked) - len(masked.replace(b"(", b"")) >= MAX_DEPTH and _too_deep_bytes(raw):
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.

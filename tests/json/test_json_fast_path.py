@@ -91,6 +91,7 @@ def test_fast_path_matches_full_path_on_written_values(value: JSON) -> None:
         ("[-5, 10]", True),
         ('["a-b", "x0"]', True),
         ('[["a"], {"b": 1234567890123456789}]', False),
+        ("1234567890123456789", False),
     ],
 )
 def test_plain_integers_table(text: str, plain: bool) -> None:
