@@ -132,18 +132,12 @@ def _error_output(kind: str, message: str | None = None) -> EncodedOutput:
     return output
 
 
-def _resolved(
-    scope: ChioScope,
-    tool_name: str,
-    server_id: str,
-    arguments: JSON,
-    *,
-    capability: bool,
-    shape: _Shape[R],
+def _shaped(
+    found: tuple[MatchedGrant, ...] | ConstraintError, capability: bool, shape: _Shape[R]
 ) -> R:
-    """The answer of a resolution of parsed ``arguments`` (no ``check_arguments``: a value
-    ``serde_json.from_str`` made always passes it), shaped by ``shape``."""
-    found = resolve_parsed(scope, tool_name, server_id, arguments)
+    """The answer of a resolution of parsed ``arguments`` (``resolve_parsed``: no
+    ``check_arguments``, which a value ``serde_json.from_str`` made always passes), shaped by
+    ``shape``."""
     if type(found) is tuple:
         if found or not capability:
             return shape[0](found)
@@ -167,14 +161,8 @@ def _parsed_answer(raw: JSON, capability: bool, shape: _Shape[R]) -> R:
         if type(tool_name) is str and type(server_id) is str:
             scope = fast_scope(raw["scope"])
             if scope is not None:
-                return _resolved(
-                    scope,
-                    tool_name,
-                    server_id,
-                    raw["arguments"],
-                    capability=capability,
-                    shape=shape,
-                )
+                found = resolve_parsed(scope, tool_name, server_id, raw["arguments"])
+                return _shaped(found, capability, shape)
             decode = decode_scope_general
     read = _read_input(raw, decode)
     if isinstance(read, dict):  # invalid_input: {"error": {"kind", "message"}}
@@ -183,7 +171,7 @@ def _parsed_answer(raw: JSON, capability: bool, shape: _Shape[R]) -> R:
         message = error["message"]
         assert isinstance(message, str)
         return shape[1]("invalid_input", message)
-    return _resolved(*read, capability=capability, shape=shape)
+    return _shaped(resolve_parsed(*read), capability, shape)
 
 
 _OBJECT: _Shape[EncodedOutput] = (_matches_output, _error_output)
