@@ -30,9 +30,10 @@ SEEDS = ROOT / "conformance" / "vectors"
 # but the CLI (argparse and a file per input, ~100/s: 25,000), and the slowest (the byte-level
 # payload reader behind mrtr_payload and mrtr_token, instrumented: ~150-600/s) take ~2-6 min.
 RUNS: dict[str, int] = {
-    "json_from_str": 200_000,
+    "json_from_str": 150_000,
     "json_validate": 125_000,
     "scope_decode": 125_000,
+    "regex_size": 50_000,
     "mrtr_capabilities": 125_000,
     "mrtr_input_request": 150_000,
     "mrtr_payload": 50_000,
@@ -48,6 +49,9 @@ the time of ``scope_decode`` and the MRTR decoders on non-ASCII bytes; its cover
 the Unicode tables, which guides nothing (``--instrument-all`` measures the difference)."""
 
 
+_REGEX_VALUE = re.compile(r'"type":"regex_match","value":"((?:[^"\\]|\\.)*)"')
+
+
 def _seed_corpus(target: str, out: Path) -> None:
     """Seed inputs: every conformance vector's input (as JSON text)."""
     from mcp_touchstone import serde_json
@@ -55,6 +59,14 @@ def _seed_corpus(target: str, out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     if any(out.iterdir()):
+        return
+    if target == "regex_size":  # patterns, not JSON: every regex a vector holds
+        text = "\n".join(serde_json.to_string(v.input) for v in load_vectors(SEEDS))
+        patterns = sorted(set(_REGEX_VALUE.findall(text)))
+        for k, pattern in enumerate(patterns):
+            raw = serde_json.from_str(f'"{pattern}"')
+            assert isinstance(raw, str)
+            (out / f"seed-{k:05d}").write_bytes(raw.encode("utf-8", "surrogatepass")[:4096])
         return
     for k, v in enumerate(load_vectors(SEEDS)):
         data = serde_json.to_string(v.input).encode()

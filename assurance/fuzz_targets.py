@@ -22,6 +22,12 @@ from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.mrtr._b64 import b64url_encode
 from mcp_touchstone.mrtr._state import derive_key
+from mcp_touchstone.scope._regex_size import (
+    MAX_NESTING,
+    REFUSED_STATES,
+    exceeds_size_limit,
+    nfa_states_lower_bound,
+)
 
 
 class FindingError(AssertionError):
@@ -76,6 +82,23 @@ def scope_decode(data: bytes) -> None:
         scope.decode_scope(value)
     with contextlib.suppress(scope.ScopeDecodeError):
         scope.decode_constraint(value)
+
+
+def regex_size(data: bytes) -> None:
+    """scope/_regex_size: a count or ``None``, never an exception; the prediction is the count
+    against the threshold; a group of a counted pattern counts the same, and ``{2}`` on it twice
+    (when the nesting still fits)."""
+    pattern = data.decode("utf-8", "replace")
+    states = nfa_states_lower_bound(pattern)
+    if states is not None and (type(states) is not int or states < 0):
+        raise FindingError(f"count {states!r} for {pattern[:200]!r}")
+    if exceeds_size_limit(pattern) != (states is not None and states >= REFUSED_STATES):
+        raise FindingError(f"prediction disagrees with the count for {pattern[:200]!r}")
+    if states is not None and len(pattern) < 4000 and pattern.count("(") < MAX_NESTING // 3:
+        for wrapped, expected in ((f"(?:{pattern})", states), (f"({pattern}){{2}}", 2 * states)):
+            again = nfa_states_lower_bound(wrapped)
+            if again is not None and again != expected:
+                raise FindingError(f"{wrapped[:200]!r} counts {again}, not {expected}")
 
 
 def mrtr_capabilities(data: bytes) -> None:
@@ -193,6 +216,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "json_from_str": json_from_str,
     "json_validate": json_validate,
     "scope_decode": scope_decode,
+    "regex_size": regex_size,
     "mrtr_capabilities": mrtr_capabilities,
     "mrtr_input_request": mrtr_input_request,
     "mrtr_payload": mrtr_payload,

@@ -14,12 +14,13 @@ children's CPU (the implementation processes).  Workloads:
 
 each at ``--jobs 1`` and ``--jobs 2`` (``lean`` at 1 only), best of ``ROUNDS`` rounds (the
 fastest run's figures, and each CPU figure's least over the rounds), the runs of a round taken in
-turn so load falls on all alike.  It also times ``regex::Regex::new`` refusing
-each of the four patterns (``paula``, in this process, best of 3) and states their share of the
-implementation's CPU over one run of the suite.  With ``--before DIR`` (a source tree, e.g.
-``git archive main src/mcp_touchstone conformance/vectors``), every measurement is also taken
-with ``PYTHONPATH=DIR/src``, alternating with the current tree in each round (at ``--jobs 1``
-only: such a tree may predate ``--jobs``).
+turn so load falls on all alike.  It also times, in this process (best of 3), the reference
+answering each of the four patterns (three of them refusals it predicts without the build,
+SCOPE-HOSTED-RX-6) and ``regex::Regex::new`` itself refusing each (``paula``), and states the
+reference's share of the implementation's CPU over one run of the suite.  With ``--before DIR``
+(a source tree, e.g. ``git archive main src/mcp_touchstone conformance/vectors``), every
+measurement is also taken with ``PYTHONPATH=DIR/src``, alternating with the current tree in each
+round (at ``--jobs 1`` only: such a tree may predate ``--jobs``).
 
 Prints the figures with the load average; writes ``bench/results/runner.json``.
 Run: ``.venv/bin/python bench/bench_runner.py [--before DIR]`` (``make bench`` byte-compiles
@@ -102,23 +103,42 @@ def _measure(tree: Path | None, name: str, jobs: int) -> dict[str, Any]:
     return figures
 
 
-def _refusals() -> dict[str, float]:
-    """Seconds ``regex::Regex::new`` takes to refuse each compile-limit pattern (best of 3)."""
-    from mcp_touchstone.scope._regex import RegexCompileError, compile_rust_regex_uncached
+def _refusals() -> dict[str, dict[str, Any]]:
+    """Per compile-limit pattern: the seconds the reference takes to answer it (best of 3),
+    whether SCOPE-HOSTED-RX-6 predicts the refusal (no build), and the seconds
+    ``regex::Regex::new`` itself takes to refuse it (``paula``, best of 3)."""
+    import paula
 
-    patterns: dict[str, float] = {}
+    from mcp_touchstone.scope._regex import RegexCompileError, compile_rust_regex_uncached
+    from mcp_touchstone.scope._regex_size import exceeds_size_limit
+
+    def best_of_3(call: Any) -> float:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            call()
+            best = min(best, time.process_time() - t0)
+        return best
+
+    def crate(pattern: str) -> None:
+        try:
+            paula.Regex(pattern)
+        except ValueError:
+            return
+        raise AssertionError(f"the crate compiled {pattern!r}")
+
+    patterns: dict[str, dict[str, Any]] = {}
     for vector in _workload("once"):
         if vector.id.startswith(COMPILE_LIMIT):
             (grant,) = vector.input["scope"]["grants"]
             (constraint,) = grant["constraints"]
             pattern = constraint["value"]
-            best = float("inf")
-            for _ in range(3):
-                t0 = time.process_time()
-                refused = compile_rust_regex_uncached(pattern)
-                best = min(best, time.process_time() - t0)
-                assert isinstance(refused, RegexCompileError)
-            patterns[pattern] = best
+            assert isinstance(compile_rust_regex_uncached(pattern), RegexCompileError)
+            patterns[pattern] = {
+                "reference_s": best_of_3(lambda p=pattern: compile_rust_regex_uncached(p)),
+                "predicted": exceeds_size_limit(pattern),
+                "crate_s": best_of_3(lambda p=pattern: crate(p)),
+            }
     return patterns
 
 
@@ -157,7 +177,9 @@ def main() -> None:
                     kept[f"{cpu}_min"] = low
     refusals = _refusals()
     once_impl = best["after"]["once_jobs1"]["cpu_implementation_s"]
-    regex_s = sum(refusals.values())
+    regex_s = sum(r["reference_s"] for r in refusals.values())
+    crate_s = sum(r["crate_s"] for r in refusals.values())
+    predicted = sum(r["predicted"] for r in refusals.values())
     figures: dict[str, Any] = {
         "goal_vectors_per_s": GOAL,
         "rounds": args.rounds,
@@ -190,8 +212,10 @@ def main() -> None:
                 f" ({1e6 * m['cpu_implementation_s_min'] / m['vectors']:.0f} us a vector)"
             )
     print(
-        f"  regex::Regex::new refusing the 4 compile-limit patterns: {regex_s:.3f} s CPU, "
-        f"{100 * regex_s / once_impl:.0f}% of the implementation's CPU over the suite once"
+        f"  the {len(refusals)} compile-limit patterns: the reference answers them in"
+        f" {regex_s:.3f} s CPU ({predicted} refusals predicted, SCOPE-HOSTED-RX-6), "
+        f"{100 * regex_s / once_impl:.0f}% of the implementation's CPU over the suite once;"
+        f" regex::Regex::new refusing all {len(refusals)} takes {crate_s:.3f} s"
     )
     for key in ("once_jobs1", "once_jobs2", "repeated_jobs1", "repeated_jobs2"):
         rate = figures["after"][key]["vectors_per_s"]

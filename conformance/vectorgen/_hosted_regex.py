@@ -77,6 +77,11 @@ REFUSED: list[tuple[str, str, str, str]] = [
     ("size-limit-word", "\\w{100}{100}", _SIZE, "Python says multiple repeat"),
     ("size-limit-digit", "\\d{1000}{1000}", _SIZE, "Python says multiple repeat"),
     ("size-limit-dot", ".{100}{100}{100}", _SIZE, "Python says multiple repeat"),
+    ("size-limit-at-the-bound", "a{436907}", _SIZE,
+     "Python compiles it; 436,907 states of 24 bytes are past 10 MiB"),
+    ("size-limit-grouped", "(?:ab){218454}", _SIZE, "Python compiles it"),
+    ("size-limit-32-byte-states", "a{436000}", _SIZE,
+     "Python compiles it; 436,000 states of 24 bytes would fit, the crate's are 32 bytes"),
     ("nest-limit", "(" * 251 + ")" * 251, _NEST, "Python compiles 251 nested groups"),
 ]  # fmt: skip
 
@@ -112,6 +117,7 @@ COMPILED: list[tuple[str, str, str, bool, str]] = [
     ("unicode-escape", "\\u0041", "A", True, "same in Python"),
     ("vertical-tab", "\\v", "\x0b", True, "same in Python"),
     ("thousand-count", "a{1000}", "a" * 1000, True, "same in Python"),
+    ("count-under-size-limit", "a{300000}", "b", False, "same in Python"),
 ]  # fmt: skip
 
 # (slug, pattern, haystack, Rust verdict, note)
@@ -183,7 +189,8 @@ def regex_tests() -> tuple[dict[str, tuple[str, str]], list[JSON]]:
             case(
                 f"scope-hosted-rx-refuses-{slug}",
                 f"The Rust crate refuses {pattern[:40]!r} ({python}).",
-                ["SCOPE-HOSTED-RX-1", "SCOPE-HOSTED-RX-3"],
+                ["SCOPE-HOSTED-RX-1", "SCOPE-HOSTED-RX-3"]
+                + (["SCOPE-HOSTED-RX-6"] if slug.startswith("size-limit") else []),
                 ["rust-refuses"],
                 _rx(pattern),
                 {"text": "x"},
@@ -196,7 +203,8 @@ def regex_tests() -> tuple[dict[str, tuple[str, str]], list[JSON]]:
                 f"scope-hosted-rx-compiles-{slug}",
                 f"The Rust crate compiles {pattern[:40]!r}; on {haystack[:20]!r} it is "
                 f"{'a match' if verdict else 'no match'} ({python}).",
-                ["SCOPE-HOSTED-RX-1", "SCOPE-HOSTED-RX-4"],
+                ["SCOPE-HOSTED-RX-1", "SCOPE-HOSTED-RX-4"]
+                + (["SCOPE-HOSTED-RX-6"] if "size-limit" in slug else []),
                 ["rust-compiles"],
                 _rx(pattern),
                 {"text": haystack},

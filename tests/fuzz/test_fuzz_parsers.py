@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mcp_touchstone import serde_json
 from tests.strategies import mrtr as mrtr_st
 from tests.strategies import scope as scope_st
+from tests.strategies.scope_hosted import counted_patterns, near_counted_patterns
 
 _EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 # In `make test` a short run (30 examples a test, a few seconds); `make fuzz` sets FUZZ_EXAMPLES.
@@ -89,6 +90,7 @@ _payload = mutated(st.one_of(mrtr_st.payloads().map(lambda p: p.to_json()), mrtr
         ("mrtr_input_request", _input),
         ("mrtr_payload", _payload),
         ("mrtr_token", _payload),
+        ("regex_size", (counted_patterns | near_counted_patterns).map(str.encode)),
     ],
 )
 def test_fuzz_parser_answers_or_raises_its_documented_error(

@@ -9,9 +9,11 @@ from mcp_touchstone.serde_json import JSON
 __all__ = [
     "DROP_VALUES",
     "PASS_VALUES",
+    "counted_patterns",
     "drop_constraint_json",
     "hosted_constraint_json",
     "model_metadata_json",
+    "near_counted_patterns",
     "pass_constraint_json",
     "regex_patterns",
 ]
@@ -92,3 +94,44 @@ def hosted_constraint_json() -> st.SearchStrategy[JSON]:
             st.sampled_from([None, "low", "standard", "high", "restricted"]),
         ),
     )
+
+
+_COUNTS = st.sampled_from([0, 1, 2, 10, 11, 100, 661, 1000, 436_906, 436_907]) | st.integers(
+    0, 2_000
+)
+_COUNTED = st.one_of(
+    _COUNTS.map(lambda n: f"{{{n}}}"),
+    _COUNTS.map(lambda n: f"{{{n},}}"),
+    st.tuples(_COUNTS, _COUNTS).map(lambda nm: f"{{{min(nm)},{max(nm)}}}"),
+).flatmap(lambda q: st.sampled_from([q, q + "?"]))
+_QUANTIFIERS = st.one_of(
+    st.just(""),
+    st.sampled_from(["*", "+", "?", "*?", "+?", "??"]),
+    st.lists(_COUNTED, min_size=1, max_size=3).map("".join),
+)
+_ATOMS = st.sampled_from(["a", "Z", "_", "7", ".", "\\d", "\\w", "\\s", "\\D", "\\W", "\\S"])
+
+
+def _sequence(pieces: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.tuples(pieces, _QUANTIFIERS).map("".join), min_size=1, max_size=3).map(
+        "".join
+    )
+
+
+counted_patterns: st.SearchStrategy[str] = st.recursive(
+    _sequence(_ATOMS),
+    lambda inner: _sequence(
+        st.tuples(st.sampled_from(["(", "(?:"]), inner).map(lambda g: g[0] + g[1] + ")")
+    ),
+    max_leaves=6,
+)
+"""Patterns of the subset ``scope/_regex_size.py`` reads (SCOPE-HOSTED-RX-6): literals, ``.``
+and Perl classes, groups, and quantifiers with counts up to past the size limit."""
+
+_OUTSIDE = st.sampled_from(
+    ["|", "^", "$", "(?i)", "\\b", "[a]", "{", "}", "(", ")", ",", " ", "{,3}", "ß", "\\p{L}", "-"]
+)
+near_counted_patterns: st.SearchStrategy[str] = st.tuples(
+    counted_patterns, _OUTSIDE, st.integers(0, 64)
+).map(lambda t: t[0][: t[2]] + t[1] + t[0][t[2] :])
+"""A counted pattern with one piece from outside the subset inserted somewhere."""

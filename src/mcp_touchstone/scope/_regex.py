@@ -22,7 +22,9 @@ patterns on every call, and a refusal at the crate's 10 MiB size limit costs the
 ``Regex::new`` is a deterministic function of the pattern (the linked crate is pinned), so a
 cached answer is the answer a fresh compile gives, refusals included (same ``Display`` text),
 and a ``RustRegex`` is read-only.  No I/O, no clock, no randomness; a lock makes it safe to
-share between threads.  :func:`compile_rust_regex_uncached` is the crate call itself.
+share between threads.  :func:`compile_rust_regex_uncached` is the crate call itself, except
+for the patterns :mod:`._regex_size` proves the crate refuses at its size limit: those get the
+crate's refusal text without the build (SCOPE-HOSTED-RX-6).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from collections import OrderedDict
 from typing import Protocol
 
 from mcp_touchstone._record import record
+from mcp_touchstone.scope._regex_size import SIZE_LIMIT_TEXT, exceeds_size_limit
 
 __all__ = [
     "CACHE_MAX_ENTRIES",
@@ -83,13 +86,17 @@ def _is_scalar_text(text: str) -> bool:
 
 
 def compile_rust_regex_uncached(pattern: str) -> RustRegex | RegexCompileError:
-    """``regex::Regex::new(pattern)``, compiled now: the compiled regex, or the crate's error.
+    """``regex::Regex::new(pattern)``, compiled now: the compiled regex, or the crate's error
+    (a pattern :func:`._regex_size.exceeds_size_limit` proves too big is refused as the crate
+    refuses it, without compiling).
 
     Raises :class:`ValueError` only for API misuse: a ``pattern`` with a lone surrogate, which
     no Rust ``String`` (and no JSON text serde_json accepts) can hold.
     """
     if not _is_scalar_text(pattern):
         raise ValueError("regex pattern is not valid Unicode text (lone surrogate)")
+    if exceeds_size_limit(pattern):  # the crate's own refusal, without building 10 MiB first
+        return RegexCompileError(pattern, SIZE_LIMIT_TEXT)
     import paula  # The Rust regex crate; first use only (SCOPE-HOSTED-RX-1).
 
     try:
