@@ -57,6 +57,9 @@ def _refusal(text: str | bytes) -> str:
         ("[" * 128 + "]" * 128, "recursion limit exceeded"),
         ('{"k":' * 128 + "1" + "}" * 128, "recursion limit exceeded"),
         ("\ufeff1", "expected value at line 1 column 1"),
+        ("1X", "Extra data at line 1 column 2"),
+        ("[1] X", "Extra data at line 1 column 5"),
+        ("[" * 5000 + "]" * 5000, "recursion limit exceeded"),
         (
             '"\x01"',
             "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 2",
