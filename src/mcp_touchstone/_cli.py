@@ -12,9 +12,18 @@ and 143 on SIGTERM (see :data:`mcp_touchstone._cli_commands.EXIT_CODES`).
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Sequence
+
+TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
+if TYPE_CHECKING:
+    import signal
+else:
+    # The C module under ``signal``: the same signal() on int signals and handlers, without
+    # the enums that ``signal`` builds at import (3.5M instructions, a fifth of a harness
+    # process's start-up work beyond the interpreter's).  A previous handler comes back as an
+    # int rather than a Handlers member, which restores the same handler.
+    import _signal as signal
 
 __all__ = ["main", "serve_harness"]
 

@@ -128,8 +128,9 @@ def _parse_constant(name: str) -> JSON:
     raise JsonError(f"expected value, found {name}")
 
 
-_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
-_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_ESCAPE = r"\\(?:u([0-9a-fA-F]{4})|.)"
+"""One escape of a JSON string (compiled on first use, by ``re``'s own cache: only a text with
+a ``\\ud`` or ``\\uD`` in it is ever searched)."""
 
 
 def _check_surrogate_escapes(text: str) -> None:
@@ -140,7 +141,7 @@ def _check_surrogate_escapes(text: str) -> None:
     never reaches the value, but serde_json has already failed on it. In valid JSON a backslash
     only occurs inside a string, so scanning the text left to right finds exactly the escapes."""
     pending_end = -1  # end of a leading surrogate escape that still needs its trailing half
-    for m in _ESCAPE.finditer(text):
+    for m in re.finditer(_ESCAPE, text, re.DOTALL):
         hexits = m.group(1)
         unit = int(hexits, 16) if hexits is not None else -1
         if pending_end >= 0:
@@ -193,18 +194,25 @@ _PLAIN_INT_DECODER = _json.JSONDecoder(
 """As :data:`_DECODER` but with the scanner's own C integer reader (no Python call per
 integer): used only on text where :func:`_plain_integers` holds, where it gives the same value."""
 
-_DIGIT_MASK = bytes(0x30 if 0x30 <= i <= 0x39 else 0x20 for i in range(256))
-"""A ``bytes.translate`` table: every ASCII digit to ``0``, every other byte to a space."""
+_MASK = bytes(0x30 if 0x30 <= i <= 0x39 else 0x28 if i in b"[{" else 0x20 for i in range(256))
+"""A ``bytes.translate`` table: every ASCII digit to ``0``, ``[`` and ``{`` to ``(``, every
+other byte to a space.  One pass over the line serves both the integer test
+(:func:`_plain_integers`) and the depth test's count (:func:`from_str`): in UTF-8 a byte below
+0x80 is always that character, never part of a longer one."""
 _DIGIT_RUN = b"0" * 19
 
 
-def _plain_integers(raw: bytes) -> bool:
-    """Whether Python's ``int`` reads every integer literal of ``raw`` as :func:`_parse_int`
-    does: true when ``raw`` holds no ``-0`` and no run of 19 digits anywhere (strings and
-    floats included, so the test is conservative). An integer literal of at most 18 digits
-    fits i64 and is an ``int`` either way; ``-0`` (a float in serde_json) and longer literals
-    are left to :data:`_DECODER`."""
-    return b"-0" not in raw and _DIGIT_RUN not in raw.translate(_DIGIT_MASK)
+def _plain_integers(text: str, masked: bytes) -> bool:
+    """Whether Python's ``int`` reads every integer literal of ``text`` as :func:`_parse_int`
+    does: true when ``text`` holds no ``-0`` and ``masked`` (its UTF-8 bytes translated by
+    :data:`_MASK`) no run of 19 digits anywhere (strings and floats included, so the test is
+    conservative). An integer literal of at most 18 digits fits i64 and is an ``int`` either
+    way; ``-0`` (a float in serde_json) and longer literals are left to :data:`_DECODER`."""
+    # "-" first: a one-character ``in`` is a memchr, the two-character search a full scan.
+    # ``partition`` finds the run as ``find`` does (an empty middle: not found) with less
+    # argument parsing; ``in`` on bytes first tries its operand as an integer and formats a
+    # TypeError for a bytes one, which costs more than the search.
+    return ("-" not in text or "-0" not in text) and not masked.partition(_DIGIT_RUN)[1]
 
 
 _JSON_SPACE = " \t\n\r"
@@ -244,36 +252,41 @@ def from_str(text: str | bytes) -> JSON:
     rounded) scaling; NaN, Infinity, out-of-range numbers, lone surrogate escapes,
     invalid UTF-8 and 128 levels of nesting are errors; duplicate keys: last wins.
     """
-    if isinstance(text, bytes | bytearray):
+    has_surrogate = False  # Strict UTF-8 decoding never yields one.
+    if type(text) is bytes or isinstance(text, bytes | bytearray):  # ``type``: the common line
         raw = text if type(text) is bytes else bytes(text)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JsonError(f"invalid UTF-8 at byte {exc.start}") from None
-        has_surrogate = False  # Strict UTF-8 decoding never yields one.
     else:
         try:  # Strict UTF-8 encoding fails exactly on a surrogate code point.
             raw = text.encode("utf-8")
-            has_surrogate = False
         except UnicodeEncodeError:
             raw = text.encode("utf-8", "surrogatepass")
             has_surrogate = True
-    if text.startswith("\ufeff"):
-        raise JsonError("expected value at line 1 column 1")
-    decoder = _PLAIN_INT_DECODER if _plain_integers(raw) else _DECODER
+    masked = raw.translate(_MASK)
+    decoder = _PLAIN_INT_DECODER if _plain_integers(text, masked) else _DECODER
     try:
         value: JSON = _decode(decoder, text)
     except JsonError:
         raise
     except _json.JSONDecodeError as exc:
+        # A leading BOM never scans as a value, so it is refused here, before any other error.
+        if text.startswith("\ufeff"):
+            raise JsonError("expected value at line 1 column 1") from None
         message = _SERDE_WORDING.get(exc.msg, exc.msg)
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    if (text.count("[") + text.count("{")) >= MAX_DEPTH and _too_deep_bytes(raw):
+    # ``masked`` holds a ``(`` for each ``[`` and ``{`` of the text (see _MASK); the length
+    # ``replace`` removes is their count, in fewer instructions than ``count`` takes.
+    if len(masked) - len(masked.replace(b"(", b"")) >= MAX_DEPTH and _too_deep_bytes(raw):
         raise JsonError("recursion limit exceeded")
     if has_surrogate:
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
-    if "\\" in text and _LONE_SURROGATE_ESCAPE.search(text):  # No backslash, no escape.
+    # No backslash, no escape; a surrogate escape starts \ud or \uD (a superset: the check
+    # itself tells a surrogate from, say, \ud7ff or an escaped backslash before "ud").
+    if "\\" in text and ("\\ud" in text or "\\uD" in text):
         _check_surrogate_escapes(text)
     return value

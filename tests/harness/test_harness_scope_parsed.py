@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone.harness import _scope
-from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation
+from mcp_touchstone.harness._operation import EncodedOutput, HarnessOperation, TextOperation
 from mcp_touchstone.harness._registry import parsed_input_operations, reference_operations
 from mcp_touchstone.harness._server import serve
 from mcp_touchstone.serde_json import JSON, from_str, to_string, to_string_ordered
@@ -77,6 +77,9 @@ def test_parsed_scope_operation_equals_general(raw: JSON, operation: str) -> Non
     assert repr(dict(served)) == repr(general)
     if isinstance(served, EncodedOutput):  # the text written for it is the object's text
         assert served.text == to_string(dict(served))
+    op = parsed_input_operations()[operation]
+    assert isinstance(op, TextOperation)  # what the server writes: the text alone, the same
+    assert op.text(value) == to_string(general)
     line = to_string_ordered(
         {"cmd": "run", "seq": 9, "case": {"operation": operation, "input": raw}}
     )
@@ -140,4 +143,22 @@ def test_matches_text_is_what_serde_json_writes(ranks: list[tuple[int, int, int,
     found = tuple(MatchedGrant(i, grant, (s, t, c)) for i, s, t, c in ranks)
     output = _scope._matches_output(found)
     assert output == {"matches": [{"index": i, "specificity": [s, t, c]} for i, s, t, c in ranks]}
-    assert output.text == to_string(dict(output))
+    assert output.text == to_string(dict(output)) == _scope._matches_text(found)
+
+
+@given(
+    st.sampled_from(["invalid_input", "constraint_error", "out_of_scope"]),
+    st.one_of(
+        st.none(),
+        st.text(),
+        st.sampled_from(["1e-07 e-0", '"\\\u2028\x00', "\ud800", "é\U0001f600"]),
+    ),
+)
+def test_error_text_is_what_serde_json_writes(kind: str, message: str | None) -> None:
+    """The text of an error answer (the message through json's escaper) is serde_json's text of
+    the same object, surrogates and serde_json's float-exponent path included."""
+    error: dict[str, JSON] = {"kind": kind}
+    if message is not None:
+        error["message"] = message
+    assert _scope._error_text(kind, message) == to_string({"error": error})
+    assert _scope._error_output(kind, message) == {"error": error}

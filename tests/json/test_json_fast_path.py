@@ -52,7 +52,7 @@ def _types(value: JSON) -> str:
 
 
 def _full_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_json_read, "_plain_integers", lambda raw: False)
+    monkeypatch.setattr(_json_read, "_plain_integers", lambda text, masked: False)
 
 
 @given(_texts())
@@ -88,11 +88,16 @@ def test_fast_path_matches_full_path_on_written_values(value: JSON) -> None:
         ('["1234567890123456789"]', False),
         ("[1.5, -2]", True),
         ("[-0.5]", False),
+        ("[-5, 10]", True),
+        ('["a-b", "x0"]', True),
+        ('[["a"], {"b": 1234567890123456789}]', False),
+        ("1234567890123456789", False),
     ],
 )
 def test_plain_integers_table(text: str, plain: bool) -> None:
     """``-0`` or a run of 19 digits anywhere sends a text to the full path; nothing else does."""
-    assert _json_read._plain_integers(text.encode()) is plain
+    masked = text.encode().translate(_json_read._MASK)
+    assert _json_read._plain_integers(text, masked) is plain
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,8 @@ def _refusal(text: str | bytes) -> str:
         ('"\\ud800\\n"', "unexpected end of hex escape"),
         ('["\\ud800", "\\udc00"]', "unexpected end of hex escape"),
         ('"\\udc00"', "lone leading surrogate in hex escape"),
+        ('"\\uD800"', "unexpected end of hex escape"),
+        ('["\\\\", "\\uDFFF"]', "lone leading surrogate in hex escape"),
         ('"\\udfff"', "lone leading surrogate in hex escape"),
         ('"\\ud800\\u0041"', "lone leading surrogate in hex escape"),
         ('"\\udbff\\ue000"', "lone leading surrogate in hex escape"),
@@ -55,6 +57,9 @@ def _refusal(text: str | bytes) -> str:
         ("[" * 128 + "]" * 128, "recursion limit exceeded"),
         ('{"k":' * 128 + "1" + "}" * 128, "recursion limit exceeded"),
         ("\ufeff1", "expected value at line 1 column 1"),
+        ("1X", "Extra data at line 1 column 2"),
+        ("[1] X", "Extra data at line 1 column 5"),
+        ("[" * 5000 + "]" * 5000, "recursion limit exceeded"),
         (
             '"\x01"',
             "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 2",
@@ -65,6 +70,30 @@ def _refusal(text: str | bytes) -> str:
 def test_refusals_carry_serde_json_messages(text: str, message: str) -> None:
     """Each refusal is worded as serde_json words that error, whole (not a fragment)."""
     assert _refusal(text) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('"\\\\ud800"', "\\ud800"),
+        ('"\\ud7ff\\uD7FF"', "\ud7ff\ud7ff"),
+        ('"\\ud83d\\uDE00"', "\U0001f600"),
+        ('"\\u00e9\\n"', "\u00e9\n"),
+    ],
+)
+def test_escapes_near_surrogates_are_read(text: str, value: str) -> None:
+    """An escaped backslash before ``ud800``, the last code point below the surrogates and a
+    surrogate pair (either case) are read, as serde_json reads them."""
+    assert from_str(text) == value
+    assert from_str(text.encode()) == value
+
+
+@pytest.mark.parametrize(
+    "data", [b"\xef\xbb\xbf1", b"\xef\xbb\xbf", b"\xef\xbb\xbf[1, x", "\ufeff\ud800", "\ufeff{"]
+)
+def test_a_leading_bom_is_refused_before_any_other_error(data: str | bytes) -> None:
+    """A text that starts with a BOM is refused at line 1 column 1, whatever follows it."""
+    assert _refusal(data) == "expected value at line 1 column 1"
 
 
 @pytest.mark.parametrize(

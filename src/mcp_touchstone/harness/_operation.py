@@ -27,6 +27,22 @@ class EncodedOutput(dict[str, JSON]):
     text: str
 
 
+class TextOperation:
+    """A harness operation that can also write its output as JSON text: ``op(raw)`` is the
+    output object, ``op.text(raw)`` what ``serde_json.to_string`` writes for it, made without
+    the object (the line server writes only the text).  ``text`` raises exactly when the
+    object's operation does, with the same exception."""
+
+    __slots__ = ("_object", "text")
+
+    def __init__(self, object_: HarnessOperation, text: Callable[[JSON], str]) -> None:
+        self._object = object_
+        self.text = text
+
+    def __call__(self, raw: JSON) -> dict[str, JSON]:
+        return self._object(raw)
+
+
 V1_OPERATIONS: tuple[str, ...] = (
     "scope.resolve_matching_grants",
     "scope.resolve_capability_grants",

@@ -8,7 +8,6 @@ that the table and each adapter's ``OPERATIONS`` agree (HARNESS-OPS-2).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -47,7 +46,9 @@ def adapter_modules() -> tuple[str, ...]:
 
 
 def _load(module: str, *, parsed: bool = False) -> Mapping[str, HarnessOperation]:
-    adapter = importlib.import_module(f"mcp_touchstone.harness.{module}")
+    # __import__ with a from-list returns the submodule itself, as importlib.import_module
+    # does, without importing importlib (and warnings) at start-up.
+    adapter = __import__(f"mcp_touchstone.harness.{module}", fromlist=("OPERATIONS",))
     ops: Mapping[str, HarnessOperation] = adapter.OPERATIONS
     if parsed:
         # An adapter's PARSED_OPERATIONS (harness/_parsed.py) stand in for the operations they

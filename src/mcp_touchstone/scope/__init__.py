@@ -30,8 +30,6 @@ the admission, AG-UI, entry and hosted modules' start-up.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
 
 if TYPE_CHECKING:
@@ -206,7 +204,9 @@ def __getattr__(name: str) -> object:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    # __import__ with a from-list returns the submodule itself, as importlib.import_module
+    # does, without importing importlib (and warnings) at start-up.
+    value = getattr(__import__(f"{__name__}.{home}", fromlist=(name,)), name)
     globals()[name] = value
     return value
 
