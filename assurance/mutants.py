@@ -272,11 +272,19 @@ def run_vectors(overlay: Overlay, semantics: list[str], timeout: float) -> tuple
     for s in semantics:
         cmd += ["--semantic", s]
     report.unlink(missing_ok=True)
-    try:
-        proc = subprocess.run(cmd, env=overlay.env, capture_output=True, timeout=timeout * 2,
-                              cwd=ROOT, check=False)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return "timeout", []
+    with subprocess.Popen(cmd, env=overlay.env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, cwd=ROOT) as proc:  # fmt: skip
+        try:
+            proc.wait(timeout=timeout * 2)
+        except subprocess.TimeoutExpired:
+            # SIGTERM first: the runner then stops the implementation it started in its own
+            # session (a SIGKILL would leave that process running, looping on the mutant).
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            return "timeout", []
     if proc.returncode == 0:
         return "pass", []
     if not report.exists():  # the runner itself failed (e.g. the mutant breaks an import)
