@@ -8,14 +8,14 @@ children's CPU (the implementation processes).  Workloads:
 * ``once`` -- every shipped vector once (what one CI run of the suite costs);
 * ``repeated`` -- every shipped vector, repeated to at least 10,000 cases (one run, so the
   reference's caches, the regex compile cache among them, see each vector again);
-* ``lean`` -- the shipped vectors less the four ``scope.hosted_match`` vectors whose pattern
+* ``lean`` -- the shipped vectors less the ``scope.hosted_match`` vectors (seven) whose pattern
   exceeds the Rust regex crate's 10 MiB compiled-size limit (``scope-hosted-rx-refuses-size-
   limit-*``), once: the reference's own per-case rate.
 
 each at ``--jobs 1`` and ``--jobs 2`` (``lean`` at 1 only), best of ``ROUNDS`` rounds (the
 fastest run's figures, and each CPU figure's least over the rounds), the runs of a round taken in
 turn so load falls on all alike.  It also times, in this process (best of 3), the reference
-answering each of the four patterns (three of them refusals it predicts without the build,
+answering each of those patterns (five of the seven are refusals it proves without the build,
 SCOPE-HOSTED-RX-6) and ``regex::Regex::new`` itself refusing each (``paula``), and states the
 reference's share of the implementation's CPU over one run of the suite.  With ``--before DIR``
 (a source tree, e.g. ``git archive main src/mcp_touchstone conformance/vectors``), every
