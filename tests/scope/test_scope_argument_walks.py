@@ -63,6 +63,7 @@ def test_each_walk_collects_its_fact(args: JSON) -> None:
     assert facts.domain_candidates == tuple(dict.fromkeys(domains))
     assert facts.longest_leaf == max((len(v.encode()) for _, v in leaves), default=0)
     assert facts.string_leaves == leaves
+    assert facts.string_values == [v for _, v in leaves]
 
 
 @settings(max_examples=150, deadline=None)

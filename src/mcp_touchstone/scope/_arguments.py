@@ -13,7 +13,7 @@ Every answer equals upstream's per-constraint walk: all of them are order-indepe
 ``all``/``any`` questions over the same sets, and a verdict depends only on the constraint's
 value and the arguments.
 
-Length (~490 lines): the argument walks and the per-constraint verdicts they feed (paths,
+Length (~540 lines): the argument walks and the per-constraint verdicts they feed (paths,
 domains, allowlists) share their caches; the Rust string semantics it used live in
 :mod:`mcp_touchstone._rust`.
 """
@@ -397,7 +397,10 @@ class ArgumentFacts:
         self._path_verdicts: dict[str, bool] | None = None
         self._domain_verdicts: dict[tuple[bool, str], bool] | None = None
 
-    def _strings(self) -> list[str]:
+    @property
+    def string_values(self) -> list[str]:
+        """Every JSON string of the arguments, in document order (the string leaves without
+        their keys: what the domain, length and hosted regex facts read)."""
         if self._values is None:
             values: list[str] = []
             _string_values(self._arguments, values)
@@ -435,7 +438,7 @@ class ArgumentFacts:
         Duplicates are dropped: both domain constraints ask whether *all* of them fit."""
         if self._domains is None:
             domains: dict[str, None] = {}
-            for value in self._strings():
+            for value in self.string_values:
                 if "." not in value and (len(value) < 9 or "localhost" not in value.lower()):
                     continue  # parse_domain's first reject (None), without the call
                 parsed = parse_domain(value)
@@ -507,7 +510,7 @@ class ArgumentFacts:
     def longest_leaf(self) -> int:
         """The largest UTF-8 byte length among the string leaves (0 with none)."""
         if self._longest is None:
-            values = self._strings()
+            values = self.string_values
             if "".join(values).isascii():
                 self._longest = max(map(len, values), default=0)
             else:

@@ -200,7 +200,7 @@ class HostedFacts:
 
     def _leaf_values(self) -> tuple[str, ...]:
         if self._values is None:
-            self._values = tuple(dict.fromkeys(value for _, value in self.facts.string_leaves))
+            self._values = tuple(dict.fromkeys(self.facts.string_values))
         return self._values
 
     def pattern_hits(self, pattern: str) -> bool | RegexCompileError:
