@@ -200,6 +200,15 @@ def _malformed(draw: st.DrawFn) -> JSON:
     replacement = draw(json_values(4))
     if not path:
         return replacement
+    _corrupt(draw, value, path, replacement, ["type", "value", "x", "grants", "operations"])
+    return value
+
+
+def _corrupt(
+    draw: st.DrawFn, value: Any, path: tuple[Any, ...], replacement: JSON, extra_keys: list[str]
+) -> None:
+    """Replace or drop the place at ``path`` in ``value``, or give its parent one more entry
+    (a key from ``extra_keys`` for an object)."""
     parent: Any = value
     for step in path[:-1]:
         parent = parent[step]
@@ -209,10 +218,9 @@ def _malformed(draw: st.DrawFn) -> JSON:
     elif action == "drop":
         del parent[path[-1]]
     elif isinstance(parent, dict):
-        parent[draw(st.sampled_from(["type", "value", "x", "grants", "operations"]))] = replacement
+        parent[draw(st.sampled_from(extra_keys))] = replacement
     else:
         parent.append(replacement)
-    return value
 
 
 def _general(value: JSON) -> tuple[str, object]:
@@ -299,24 +307,13 @@ def test_fast_path_reads_struct_content_and_sequence_forms() -> None:
 def _malformed_constraint(draw: st.DrawFn, constraint: JSON) -> JSON:
     value = copy.deepcopy(constraint)
     path = draw(st.sampled_from(_paths(value)[1:]))
-    parent: Any = value
-    for step in path[:-1]:
-        parent = parent[step]
     replacement = draw(
         st.one_of(
             json_values(3),
             st.sampled_from([-1, 1 << 64, (1 << 64) - 1, True, 2.0, "p384", "x", None, {}]),
         )
     )
-    action = draw(st.sampled_from(["replace", "drop", "extra"]))
-    if action == "replace":
-        parent[path[-1]] = replacement
-    elif action == "drop":
-        del parent[path[-1]]
-    elif isinstance(parent, dict):
-        parent[draw(st.sampled_from(["x", "algorithm", "units", "body", "value"]))] = replacement
-    else:
-        parent.append(replacement)
+    _corrupt(draw, value, path, replacement, ["x", "algorithm", "units", "body", "value"])
     return {
         "grants": [
             {"server_id": "s", "tool_name": "t", "operations": ["invoke"], "constraints": [value]}
