@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,20 @@ the time of ``scope_decode`` and the MRTR decoders on non-ASCII bytes; its cover
 the Unicode tables, which guides nothing (``--instrument-all`` measures the difference)."""
 
 
-_REGEX_VALUE = re.compile(r'"type":"regex_match","value":"((?:[^"\\]|\\.)*)"')
+def _regex_patterns(value: object) -> Iterator[str]:
+    """Every regex pattern a vector input holds: ``regex_match`` values and the lists of
+    ``memory_write_deny_patterns``, at any depth."""
+    if isinstance(value, dict):
+        tag, content = value.get("type"), value.get("value")
+        if tag == "regex_match" and isinstance(content, str):
+            yield content
+        elif tag == "memory_write_deny_patterns" and isinstance(content, list):
+            yield from (item for item in content if isinstance(item, str))
+        for item in value.values():
+            yield from _regex_patterns(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _regex_patterns(item)
 
 
 def _seed_corpus(target: str, out: Path) -> None:
@@ -61,12 +75,9 @@ def _seed_corpus(target: str, out: Path) -> None:
     if any(out.iterdir()):
         return
     if target == "regex_size":  # patterns, not JSON: every regex a vector holds
-        text = "\n".join(serde_json.to_string(v.input) for v in load_vectors(SEEDS))
-        patterns = sorted(set(_REGEX_VALUE.findall(text)))
-        for k, pattern in enumerate(patterns):
-            raw = serde_json.from_str(f'"{pattern}"')
-            assert isinstance(raw, str)
-            (out / f"seed-{k:05d}").write_bytes(raw.encode("utf-8", "surrogatepass")[:4096])
+        found = {p for v in load_vectors(SEEDS) for p in _regex_patterns(v.input)}
+        for k, pattern in enumerate(sorted(found)):
+            (out / f"seed-{k:05d}").write_bytes(pattern.encode("utf-8", "surrogatepass")[:4096])
         return
     for k, v in enumerate(load_vectors(SEEDS)):
         data = serde_json.to_string(v.input).encode()
