@@ -92,3 +92,51 @@ def test_issue14_d6_large_templates_are_not_memoized() -> None:
     small = "mem://{a}/small-template-for-the-memo"
     uri_template_matches(small, "mem://x/small-template-for-the-memo")
     assert _tokens.cache_info().currsize <= before_tokens + 1  # type: ignore[attr-defined]
+
+
+def test_template_memos_keep_exactly_1024_entries_of_up_to_1024_chars() -> None:
+    """VIS-TPL-6: each memo holds at most 1,024 templates, and a template of exactly 1,024
+    characters is memoized while one of 1,025 is not."""
+    for i in range(1100):
+        template = f"mem://kill-{i}/{{a}}"
+        uri_template_matches(template, f"mem://kill-{i}/x")
+        compile_uri_template(template)
+    assert _tokens.cache_info().currsize == 1024  # type: ignore[attr-defined]
+    assert compile_uri_template.cache_info().currsize == 1024  # type: ignore[attr-defined]
+    edge = "mem://edge/{a}/" + "x" * (1024 - len("mem://edge/{a}/"))
+    assert len(edge) == 1024
+    hits = compile_uri_template.cache_info().hits  # type: ignore[attr-defined]
+    compile_uri_template(edge)
+    compile_uri_template(edge)  # memoized: the second call is a hit
+    assert compile_uri_template.cache_info().hits == hits + 1  # type: ignore[attr-defined]
+    compile_uri_template(edge + "y")
+    compile_uri_template(edge + "y")  # over the bound: computed afresh, never a hit
+    assert compile_uri_template.cache_info().hits == hits + 1  # type: ignore[attr-defined]
+
+
+def _run_steps(template: str, uri: str) -> int:
+    """How many times one match calls the run step ``_steps`` (a deterministic count)."""
+    count = 0
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal count
+        del arg
+        if event == "call" and frame.f_code.co_name == "_steps":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        uri_template_matches(template, uri)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_a_run_of_like_variables_is_one_step() -> None:
+    """VIS-TPL-7: a run of adjacent like variables is one ``_steps`` call, and an unlike
+    neighbour starts a new run."""
+    uri = "x" * 600
+    assert _run_steps("{a}" * 300, uri) == 1
+    assert _run_steps("{+a}" * 300, uri) == 1
+    assert _run_steps("{a}{+b}{c}", uri) == 3
+    assert _run_steps("{a}{b}/{c}", "xy/z") == 2
