@@ -118,8 +118,8 @@ leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 ## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
 ## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), FIRST=A to start at
 ## rank A of the seeded ranking (a fresh batch: FIRST=281 SAMPLE=360), SHARD=i/n (two shards may
-## run side by side), BUDGET=s per package (default 3600). Results persist in
-## assurance/results/: a re-run is incremental.
+## run side by side), BUDGET=s per package (default 3600). Results persist in the ignored
+## assurance/results/ (a re-run is incremental; CI keeps it as an artifact).
 SAMPLE ?= 40
 FIRST ?= 1
 SEED ?= 13
