@@ -465,3 +465,17 @@ def test_a_private_use_escape_after_a_surrogate_pair_is_a_character() -> None:
     text that also holds a surrogate-pair escape."""
     assert from_str('"\\ud800\\udc00\\ue000"') == "\U00010000\ue000"
     assert from_str('["\\ue000","\\udbff\\udfff"]') == ["\ue000", "\U0010ffff"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("18446744073709551616e000", 1.8446744073709552e19),
+        ("18446744073709551616E+0", 1.8446744073709552e19),
+        ("1234567890123456789.5e-0000000000000000000000", 1.2345678901234568e18),
+    ],
+)
+def test_an_exponent_of_zeros_is_zero_on_the_general_path(text: str, expected: float) -> None:
+    """JSON-NUM-4: an exponent written as zeros only, however many, is 0 for a literal too long
+    for the short-float path."""
+    assert from_str(text) == expected
