@@ -1,4 +1,4 @@
-"""Issue 14, defects 6 and 7: the template matcher's memory and work stay bounded by its input.
+"""The template matcher's memory and work stay bounded by its input (VIS-TPL-6, VIS-TPL-7).
 
 The bit-set matcher is checked against the old position-list sweep (``_naive_template``) on the
 same answers; its work is counted in interpreter calls (never timed), and its memo is bounded by
@@ -29,13 +29,13 @@ _long_uris = st.text(alphabet="ab/\n", max_size=40)
 
 
 @given(template_texts, uri_texts)
-def test_issue14_d7_bitset_matcher_agrees_with_the_naive_sweep(template: str, uri: str) -> None:
+def test_bitset_matcher_agrees_with_the_naive_sweep(template: str, uri: str) -> None:
     """VIS-TPL-7: the bit-set matcher answers as the old sweep did (small alphabet)."""
     assert uri_template_matches(template, uri) == naive_uri_template_matches(template, uri)
 
 
 @given(_long_templates, _long_uris)
-def test_issue14_d7_bitset_matcher_agrees_on_runs_of_variables(template: str, uri: str) -> None:
+def test_bitset_matcher_agrees_on_runs_of_variables(template: str, uri: str) -> None:
     """VIS-TPL-7: runs of like and unlike variables between literals answer as the sweep did."""
     assert uri_template_matches(template, uri) == naive_uri_template_matches(template, uri)
 
@@ -59,7 +59,7 @@ def _calls(template: str, uri: str) -> int:
     return count
 
 
-def test_issue14_d7_work_does_not_grow_with_template_times_uri() -> None:
+def test_work_does_not_grow_with_template_times_uri() -> None:
     """VIS-TPL-7: for the probe's shape ({a} x k against "x" x m + "/"), doubling both k and m
     does not quadruple the work (the old sweep made calls per reachable position per token)."""
     small = _calls("{a}" * 100, "x" * 2500 + "/")
@@ -69,7 +69,7 @@ def test_issue14_d7_work_does_not_grow_with_template_times_uri() -> None:
     assert uri_template_matches("{a}" * 2000, "x" * 50000)
 
 
-def test_issue14_d7_literal_runs_cost_linear_work() -> None:
+def test_literal_runs_cost_linear_work() -> None:
     """VIS-TPL-7: alternating literals and variables cost calls linear in the template plus the
     URI (one scan of the URI per literal character kind), never their product."""
     short = _calls("{a}x" * 50, "x" * 1000)
@@ -79,7 +79,7 @@ def test_issue14_d7_literal_runs_cost_linear_work() -> None:
     assert long_both < long_uri + 1000
 
 
-def test_issue14_d6_large_templates_are_not_memoized() -> None:
+def test_large_templates_are_not_memoized() -> None:
     """VIS-TPL-6: templates beyond the memo's size bound are computed, never kept."""
     before_tokens = _tokens.cache_info().currsize  # type: ignore[attr-defined]
     before_compiled = compile_uri_template.cache_info().currsize  # type: ignore[attr-defined]
