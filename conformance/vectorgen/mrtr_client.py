@@ -1182,8 +1182,8 @@ def _fulfil() -> list[dict[str, J]]:
             "a failing handler aborts the call with its error",
             ir({"name": FORM}),
             {"elicitation": True},
-            {"name": {"fail": {"code": -32602, "message": "bad form", "data": {"field": "name"}}}},
-            loop_error(-32602, "bad form", {"field": "name"}),
+            {"name": {"fail": {"code": -32602, "message": "bad form"}}},
+            loop_error(-32602, "bad form"),
             ["MRTR-CLIENT-4"],
             ["Fulfil"],
         ),
@@ -1240,12 +1240,12 @@ def _fulfil() -> list[dict[str, J]]:
         ),
         case(
             "mrtr-client-roots-with-meta-answered-as-configured",
-            "configured roots (one with _meta) answered as the list holds them",
+            "a configured root with _meta answered as neva's Root writes it (one root: neva lists several in HashMap order)",
             ["MRTR-CLIENT-4"],
             ["Roots"],
             single(
                 [{"result": ir({"dirs": {"method": "roots/list"}})}, {"result": DONE_C}],
-                client={"roots": [WORK, {"uri": "file:///b", "name": "b", "_meta": {"k": 1}}]},
+                client={"roots": [{"uri": "file:///b", "name": "b", "_meta": {"k": 1}}]},
             ),
             {
                 "sent": [
@@ -1256,10 +1256,7 @@ def _fulfil() -> list[dict[str, J]]:
                             _meta=meta(R),
                             inputResponses={
                                 "dirs": {
-                                    "roots": [
-                                        WORK,
-                                        {"uri": "file:///b", "name": "b", "_meta": {"k": 1}},
-                                    ]
+                                    "roots": [{"uri": "file:///b", "name": "b", "_meta": {"k": 1}}]
                                 }
                             },
                             requestState=STATE,
@@ -2179,7 +2176,7 @@ _NOTES = {
     },
     "Malformed": {
         "bugType": "MALFORMED_INPUT",
-        "description": "An input_required result neva cannot read is -32700 (message not compared).",
+        "description": "An input_required result neva cannot read is -32700 with serde's or neva's own text.",
     },
     "Transport": {
         "bugType": "FAIL_CLOSED",

@@ -55,12 +55,16 @@ def _bool(obj: dict[str, JSON], key: str) -> bool:
 
 def _error(value: JSON, where: str, *, neva_codes_only: bool) -> RpcError:
     """An ``ERR`` object; outside neva's codes it is refused (a response neva cannot read)
-    or, for ``Error::new``, becomes ``-32603``."""
+    or, for ``Error::new`` (a ``fail``), becomes ``-32603``. A ``fail`` carries no ``data``:
+    ``Error::new`` sets none, and neither a transport failure (``client/handler.rs:227-250``,
+    ``client.rs:378-400``) nor ``fulfil_input`` (``client/mrtr.rs:204-229``) adds any."""
     err = _obj(value, where)
     code, message = err.get("code"), err.get("message")
     if not _is_int(code) or not isinstance(message, str):
         raise _BadInputError(f"`{where}` needs an integer `code` and a string `message`")
     assert isinstance(code, int)
+    if not neva_codes_only and "data" in err:
+        raise _BadInputError(f"`{where}` carries `data`, which no failure of neva's client has")
     if code not in _NEVA_CODES:
         if neva_codes_only:
             raise _BadInputError(f"`{where}.code` {code} is not one of neva's error codes")
