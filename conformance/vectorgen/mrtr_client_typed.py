@@ -439,6 +439,49 @@ def _typed_values() -> list[dict[str, J]]:
     ]
 
 
+def _unit_enums() -> list[dict[str, J]]:
+    info = {
+        "name": "s",
+        "version": "1",
+        "icons": [{"src": "https://e.io/i.png", "theme": {"dark": None}}],
+    }
+    done = {**DONE_C, "_meta": {"io.modelcontextprotocol/serverInfo": info}}
+    return [
+        case(
+            "mrtr-client-log-level-map-form-written-by-name",
+            "a logLevel in serde's map form reads as LoggingLevel::Warning and is written back as its name",
+            ["MRTR-CLIENT-2"],
+            ["UnitEnumName"],
+            single(
+                [{"result": DONE_C}],
+                params=call(_meta={"io.modelcontextprotocol/logLevel": {"warning": None}}),
+            ),
+            {
+                "sent": [
+                    rq(1, call(_meta=meta(E, **{"io.modelcontextprotocol/logLevel": "warning"})))
+                ],
+                "response": ok(1, DONE_C),
+            },
+        ),
+        case(
+            "mrtr-client-server-info-theme-map-form-written-by-name",
+            "an icon theme in serde's map form reads as IconTheme::Dark and is recorded as its name",
+            ["MRTR-CLIENT-10"],
+            ["UnitEnumName"],
+            single([{"result": done}]),
+            {
+                "sent": [rq(1, call(_meta=meta(E)))],
+                "response": ok(1, done),
+                "server_info": {
+                    "name": "s",
+                    "version": "1",
+                    "icons": [{"src": "https://e.io/i.png", "theme": "dark"}],
+                },
+            },
+        ),
+    ]
+
+
 def _fail_data() -> list[dict[str, J]]:
     bad = {"error": {"kind": "invalid_input", "message": ""}}
     rows = [
@@ -487,6 +530,10 @@ _NOTES = {
         "bugType": "EDGE_CASE",
         "description": "params null is None (serde's Option<Value>): a request gets {_meta}, a notification writes no params.",
     },
+    "UnitEnumName": {
+        "bugType": "QUIRK",
+        "description": 'A unit enum read from serde\'s map form {"<name>": null} is written back as its name (LoggingLevel, IconTheme).',
+    },
     "FailData": {
         "bugType": "MALFORMED_INPUT",
         "description": "A scripted failure neva's client cannot produce (a fail with data) is invalid input.",
@@ -495,9 +542,9 @@ _NOTES = {
 
 
 def _with_server_info(test: dict[str, J]) -> dict[str, J]:
-    """No case here scripts a serverInfo, so every loop outcome records none."""
+    """A loop outcome records no serverInfo unless the case states one."""
     if "sent" in test["expected"]:
-        test["expected"]["server_info"] = None
+        test["expected"].setdefault("server_info", None)
     return test
 
 
@@ -505,7 +552,13 @@ def files() -> dict[str, dict[str, J]]:
     """The ``mrtr.client`` vector file of typed reads and writes."""
     tests = [
         _with_server_info(t)
-        for t in _progress() + _sampling() + _schemas() + _reread() + _typed_values() + _fail_data()
+        for t in _progress()
+        + _sampling()
+        + _schemas()
+        + _reread()
+        + _typed_values()
+        + _unit_enums()
+        + _fail_data()
     ]
     used = {f for t in tests for f in t["flags"]}
     return {

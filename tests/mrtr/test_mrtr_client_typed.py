@@ -11,7 +11,7 @@ import pytest
 from mcp_touchstone.mrtr import ClientOptions, InputRequest, RpcError, run_batch_with_mrtr
 from mcp_touchstone.mrtr._client import fulfil_input
 from mcp_touchstone.mrtr._client_meta import apply_client_meta
-from mcp_touchstone.mrtr._client_reads import read_input_required
+from mcp_touchstone.mrtr._client_reads import read_input_required, read_server_info
 from mcp_touchstone.mrtr._requests import decode_input_request
 from mcp_touchstone.serde_json import JSON
 from tests.mrtr._client_helpers import FORM, OCTOCAT, counter, text_result
@@ -192,4 +192,34 @@ def test_roots_written_as_neva_root() -> None:
             {"uri": "file:///a", "name": "a"},
             {"uri": "file:///b", "name": "b", "_meta": {"k": 1}},
         ]
+    }
+
+
+def test_log_level_map_form_written_by_name() -> None:
+    """MRTR-CLIENT-2: ``RequestParamsMeta.log_level`` is a derived ``LoggingLevel``
+    (``types/request.rs:136-141``, ``types/notification/log_message.rs:17-19``): read from
+    serde_json's map form ``{"warning": null}``, written back as ``"warning"``."""
+    params = apply_client_meta(
+        {"_meta": {"io.modelcontextprotocol/logLevel": {"warning": None}}}, ClientOptions()
+    )
+    assert isinstance(params, dict)
+    meta = params["_meta"]
+    assert isinstance(meta, dict)
+    assert meta["io.modelcontextprotocol/logLevel"] == "warning"
+
+
+def test_server_info_theme_map_form_recorded_by_name() -> None:
+    """MRTR-CLIENT-10: ``Icon.theme`` is an ``Option<IconTheme>`` always written
+    (``types/icon.rs:40-52``): read from ``{"light": null}``, held as ``"light"``."""
+    icon: JSON = {"src": "https://e.io/i.png", "sizes": ["+48x", "any"], "theme": {"light": None}}
+    info: JSON = {"name": "s", "version": "1", "icons": [icon]}
+    response: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"_meta": {"io.modelcontextprotocol/serverInfo": info}},
+    }
+    assert read_server_info(response) == {
+        "name": "s",
+        "version": "1",
+        "icons": [{"src": "https://e.io/i.png", "sizes": ["48x0", "any"], "theme": "light"}],
     }

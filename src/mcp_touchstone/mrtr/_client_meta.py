@@ -123,8 +123,15 @@ def _typed_meta(params: JSON) -> dict[str, JSON]:
     kept: dict[str, JSON] = {}
     for key in _KEPT:
         value = members.get(key)
-        if value is not None:
-            kept[key] = _progress_token(value) if key == "progressToken" else value
+        if value is None:
+            continue
+        if key == "progressToken":
+            value = _progress_token(value)
+        elif isinstance(value, dict):
+            # A LoggingLevel read from serde's map form `{"<name>": null}` is written as its
+            # name (`#[serde(rename_all = "lowercase")]`, types/notification/log_message.rs:19).
+            (value,) = value
+        kept[key] = value
     return kept
 
 

@@ -83,7 +83,7 @@ def _members(value: JSON, fields: tuple[str, ...]) -> dict[str, JSON]:
 def read_server_info(response: dict[str, JSON]) -> JSON:
     """``record_server_info``: a success result's ``_meta`` serverInfo read as neva's
     ``Implementation`` and written back (unknown members dropped, icon sizes re-spelled,
-    ``theme`` always written), or ``None`` when absent or unreadable (MRTR-CLIENT-10)."""
+    ``theme`` always written, by name), or ``None`` when absent or unreadable (MRTR-CLIENT-10)."""
     result = response.get("result") if "result" in response else None
     meta = result.get("_meta") if isinstance(result, dict) else None
     if not isinstance(meta, dict) or _SERVER_INFO not in meta:
@@ -107,7 +107,10 @@ def read_server_info(response: dict[str, JSON]) -> JSON:
             if isinstance(sizes, list):
                 item["sizes"] = [_icon_size(size) for size in sizes]
             item["src"] = fields["src"]
-            item["theme"] = fields.get("theme")
+            theme = fields.get("theme")
+            # An IconTheme read from serde's map form `{"dark": null}` is written as its name
+            # (`#[serde(rename_all = "lowercase")]`, types/icon.rs:44-52).
+            item["theme"] = next(iter(theme)) if isinstance(theme, dict) else theme
             written.append(item)
         out["icons"] = written
     return out
