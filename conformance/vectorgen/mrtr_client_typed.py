@@ -317,7 +317,7 @@ def _reread() -> list[dict[str, J]]:
     return [
         case(
             "mrtr-client-batch-retry-rereads-round-zero-params",
-            "round 0's _meta fails the typed read (protocolVersion 5), so the raw token stays; the slot keeps round 0's params, whose _meta now reads, so the retry re-spells the token",
+            "round 0's _meta fails the typed read (protocolVersion 5), so the raw token stays; the slot keeps round 0's params, whose _meta reads, so the retry re-spells the token",
             ["MRTR-CLIENT-2", "MRTR-CLIENT-8"],
             ["BatchReread"],
             {
