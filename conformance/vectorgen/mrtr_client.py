@@ -100,8 +100,7 @@ SAMPLED = {
     "role": "assistant",
     "content": {"type": "text", "text": "looks fine"},
     "model": "m",
-    "stopReason": None,
-}
+}  # a CreateMessageResult as neva writes it: stopReason None is skipped
 WORK = {"uri": "file:///work", "name": "work"}
 DONE = {"content": [{"type": "text", "text": "hello octocat"}], "isError": False}
 DONE_C = {**DONE, "resultType": "complete"}
@@ -295,7 +294,7 @@ def _upstream() -> list[dict[str, J]]:
             ["Upstream"],
             single(
                 [{"result": ir({"who": FORM}, "v1.0.sealed")}, {"result": DONE_C}],
-                answers={"who": {"answer": {"action": "accept"}}},
+                answers={"who": {"answer": {"action": "accept", "content": None}}},
             ),
             {
                 "sent": [
@@ -304,7 +303,7 @@ def _upstream() -> list[dict[str, J]]:
                         2,
                         call(
                             _meta=meta(E),
-                            inputResponses={"who": {"action": "accept"}},
+                            inputResponses={"who": {"action": "accept", "content": None}},
                             requestState="v1.0.sealed",
                         ),
                     ),

@@ -499,10 +499,24 @@ def _fail_data() -> list[dict[str, J]]:
             "a fulfilment failure carrying data (fulfil_input's errors carry none)",
         ),
     ]
-    return [
+    cases = [
         case(cid, f"invalid input: {comment}", ["HARNESS-MRTR-CLIENT-1"], ["FailData"], inp, bad)
         for cid, inp, comment in rows
     ]
+    cases.append(
+        case(
+            "mrtr-client-invalid-answer-not-a-result",
+            "invalid input: an answer a neva handler cannot return (ElicitationAction has no `maybe`)",
+            ["HARNESS-MRTR-CLIENT-1"],
+            ["AnswerTyped"],
+            single(
+                [{"result": ir({"name": FORM})}],
+                answers={"name": {"answer": {"action": "maybe", "content": None}}},
+            ),
+            bad,
+        )
+    )
+    return cases
 
 
 _NOTES = {
@@ -533,6 +547,10 @@ _NOTES = {
     "UnitEnumName": {
         "bugType": "QUIRK",
         "description": 'A unit enum read from serde\'s map form {"<name>": null} is written back as its name (LoggingLevel, IconTheme).',
+    },
+    "AnswerTyped": {
+        "bugType": "MALFORMED_INPUT",
+        "description": "A scripted answer that does not read as the kind's result type (a neva handler returns typed values) is invalid input.",
     },
     "FailData": {
         "bugType": "MALFORMED_INPUT",

@@ -148,3 +148,24 @@ def test_unhashable_log_level_is_invalid_input(level: JSON) -> None:
     error = _op(_base(client={"log_level": level}))["error"]
     assert isinstance(error, dict)
     assert error["kind"] == "invalid_input"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [{"action": "maybe"}, {"content": {}}, "accept", None, {"role": "user", "content": []}],
+)
+def test_an_answer_no_neva_handler_returns_is_invalid_input(answer: JSON) -> None:
+    """HARNESS-MRTR-CLIENT-1: neva's elicitation handler returns an ``ElicitResult``
+    (``types/elicitation.rs:838-843``), so a scripted answer that does not read as one is
+    invalid input, raised when the server asks for its key."""
+    ask: JSON = {
+        "method": "elicitation/create",
+        "params": {"message": "m", "requestedSchema": {"properties": {}}},
+    }
+    raw = _base(
+        server=[{"result": {"resultType": "input_required", "inputRequests": {"k": ask}}}],
+        answers={"k": {"answer": answer}},
+    )
+    error = _op(raw)["error"]
+    assert isinstance(error, dict)
+    assert error["kind"] == "invalid_input"

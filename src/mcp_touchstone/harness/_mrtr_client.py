@@ -12,6 +12,7 @@ from mcp_touchstone.harness._input import MUST
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._parsed import checked
+from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
@@ -207,14 +208,21 @@ def _fulfiller(value: JSON) -> Callable[[str, InputRequest], JSON]:
         if "fail" in item:
             _error(item["fail"], f"answers.{key}.fail", neva_codes_only=False)
 
-    def fulfil(key: str, _request: InputRequest) -> JSON:
+    def fulfil(key: str, request: InputRequest) -> JSON:
         if key not in answers:
             raise _BadInputError(f"the server asked for `{key}`, which `answers` does not script")
         item = answers[key]
         assert isinstance(item, dict)
         if "fail" in item:
             raise _error(item["fail"], "fail", neva_codes_only=False)
-        return item["answer"]
+        try:
+            # neva's handlers return ElicitResult / CreateMessageResult, never other JSON.
+            return read_answer(request.kind, item["answer"])
+        except AnswerError as exc:
+            kind = request.kind.value
+            raise _BadInputError(
+                f"`answers.{key}.answer` is not a {kind} result a neva handler returns: {exc}"
+            ) from None
 
     return fulfil
 
