@@ -3,22 +3,20 @@
 A run is scored in two steps: the runner's verdict per vector (:mod:`._runner`), then the baseline
 (:mod:`._baseline`), which turns listed failures into expected failures and listed passes into
 stale entries.  Everything here renders an :class:`Assessment`; nothing here talks to an
-implementation.  Files are written atomically (a temporary file in the same directory, then
-``os.replace``), so a reader never sees half a report (CONF-REPORT-2).
+implementation.  Files are written atomically, to regular files only (:mod:`._files`,
+CONF-OUT-1), so a reader never sees half a report.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
+from mcp_touchstone.conformance._files import write_atomic
 from mcp_touchstone.conformance._process import describe_exit
 from mcp_touchstone.conformance._runner import Report, Result, Verdict
 from mcp_touchstone.conformance._text import clean, short
@@ -284,6 +282,17 @@ def to_json(a: Assessment | Report) -> dict[str, JSON]:
     return out
 
 
+def failed_json(message: str, exit_status: int | None, stderr_tail: str) -> dict[str, JSON]:
+    """The JSON report of a run that could not be made (exit status 2): why, and how the
+    implementation ended when it ended before answering ``start`` (CONF-START-1)."""
+    out: dict[str, JSON] = {"conformant": False, "error": message, "results": []}
+    if exit_status is not None:
+        out["exit_status"] = exit_status
+    if stderr_tail:
+        out["stderr_tail"] = stderr_tail
+    return out
+
+
 def render(a: Assessment | Report, fmt: str = "table", *, vectors_dir: str = "") -> str:
     """The report in ``fmt`` (``table``, ``json`` or ``markdown``)."""
     if fmt == "json":
@@ -314,22 +323,6 @@ def badges(a: Assessment) -> dict[str, dict[str, JSON]]:
             "color": color,
         }
     return out
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def write_badges(directory: Path, a: Assessment) -> list[Path]:
