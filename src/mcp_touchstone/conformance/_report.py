@@ -205,10 +205,18 @@ def _explain(group: list[Result], width: int) -> list[str]:
     return lines
 
 
-def _md(text: str, limit: int = 2000) -> str:
-    """Text safe inside a Markdown table cell or inline code (escaped by :func:`._text.clean`
-    first, so no line break or control character survives; VEC-REPORT-3)."""
+def _code(text: str, limit: int = 2000) -> str:
+    """Text safe inside inline code in a Markdown table cell (escaped by :func:`._text.clean`
+    first, so no line break or control character survives; VEC-REPORT-3): no backtick can end
+    the code span, and HTML inside one is shown, not run."""
     return clean(text, limit).replace("|", "\\|").replace("`", "'")
+
+
+def _md(text: str, limit: int = 2000) -> str:
+    """Implementation text safe as Markdown prose or a table cell: as :func:`_code`, and raw
+    HTML escaped, so a job summary shows ``<script>`` rather than running it (VEC-REPORT-3)."""
+    escaped = clean(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("|", "\\|").replace("`", "'")
 
 
 def render_markdown(a: Assessment | Report, *, width: int = 200) -> str:
@@ -232,8 +240,8 @@ def render_markdown(a: Assessment | Report, *, width: int = 200) -> str:
             r = group[0]
             if r.verdict is Verdict.FAIL:
                 path, e, got = first_difference(r.vector.operation, r.vector.expected, r.answer)
-                want, have = _md(short(e, width)), _md(short(got, width))
-                detail = f"`{_md(path, width)}`: expected `{want}`, got `{have}`"
+                want, have = _code(short(e, width)), _code(short(got, width))
+                detail = f"`{_code(path, width)}`: expected `{want}`, got `{have}`"
             else:
                 detail = _md(r.message, width)
             ids = f"{len(group)} vectors: {_ids(group)}" if len(group) > 1 else f"`{r.vector.id}`"
