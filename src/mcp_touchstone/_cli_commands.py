@@ -318,6 +318,12 @@ def _add_audit(sub: Any) -> None:
     a.add_argument("--max-requests", type=int, default=300, help="request budget (default 300)")
     a.add_argument("--ttl-wait", type=float, default=0.0, help="seconds to wait for TTL-1 (≤ 900)")
     a.add_argument("--probe", action="append", help="only this probe ID (repeatable)")
+    a.add_argument(
+        "--timeout", type=float, default=15.0, help="seconds per answer, to its last byte (15)"
+    )
+    a.add_argument(
+        "--deadline", type=float, default=600.0, help="seconds for the whole audit (600)"
+    )
     a.set_defaults(func=_cmd_audit)
 
 
