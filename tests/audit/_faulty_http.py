@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-_LISTS = {
+_LISTS: dict[str, dict[str, Any]] = {
     "tools/list": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]},
     "prompts/list": {"prompts": []},
     "resources/list": {"resources": []},

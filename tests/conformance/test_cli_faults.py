@@ -332,6 +332,7 @@ def test_a_setsid_escape_does_not_outlive_the_run(
     subreaper) -- is killed when ``run`` or ``drt`` ends."""
     escapee = tmp_path / "escapee"
     env = {"TS_ESCAPE": how, "TS_ESCAPE_FILE": str(escapee)}
+    args: tuple[str, ...]
     if command == "run":
         args = ("run", "--impl", UNRULY, *ONE)
     else:
