@@ -16,10 +16,12 @@ import stat
 import tempfile
 from pathlib import Path
 
+from mcp_touchstone._errors import TouchstoneError
+
 __all__ = ["NotRegularFileError", "check_target", "write_atomic"]
 
 
-class NotRegularFileError(OSError):
+class NotRegularFileError(TouchstoneError, OSError):
     """The target exists and is not a regular file; its ``strerror`` says so in one line."""
 
 
