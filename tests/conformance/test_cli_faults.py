@@ -337,9 +337,12 @@ def test_a_setsid_escape_does_not_outlive_the_run(
         args = ("run", "--impl", UNRULY, *ONE)
     else:
         args = ("drt", "--impl", UNRULY, "--operation", "json.to_string", "--examples", "20")
-    out = _cli(*args, env=env)
+    try:
+        out = _cli(*args, env=env, timeout=60)
+    finally:
+        if escapee.exists() and escapee.read_text():
+            reap.append(int(escapee.read_text()))
     pid = int(_wait_for(escapee))
-    reap.append(pid)
     assert out.returncode == 0, out.stderr
     deadline = time.monotonic() + 2
     while not _gone(pid) and time.monotonic() < deadline:
