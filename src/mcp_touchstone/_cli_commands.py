@@ -75,8 +75,9 @@ def _write_stdout(text: str) -> bool:
 
 
 _EVAL_USAGE = (
-    "eval needs a case input: touchstone eval OPERATION case.json, "
-    "or pipe it in: touchstone eval OPERATION - < case.json"
+    "eval needs a case input: touchstone eval OPERATION case.json, or pipe it in "
+    "(touchstone eval OPERATION < case.json), or pass - for reading the case input JSON "
+    "from stdin as you type it (end it with Ctrl-D)"
 )
 
 
@@ -215,6 +216,7 @@ class _Progress:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from mcp_touchstone.conformance import ProtocolError, Verdict, _baseline, _report, run_vectors
+    from mcp_touchstone.conformance._results import NoAnswerError
 
     root, every, vectors = _select(args)
     command = _command(args.impl)
@@ -236,7 +238,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         )
     except ProtocolError as exc:
         message = f"implementation {' '.join(command)}: {exc}"
-        if report_path is not None:  # The run was not made; the report says why (CONF-START-1).
+        if report_path is not None and isinstance(exc, NoAnswerError):
+            # It never answered start: the report is where a CI looks for why (CONF-START-1).
             failed = _report.failed_json(message, exc.exit_status, exc.stderr_tail)
             _write_file(report_path, "report", serde_json.to_string(failed) + "\n")
         raise _UsageError(message) from None
@@ -250,9 +253,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
             f"implementation {' '.join(command)}: it announces none of the selected vectors' "
             f"operations in start (it announces {len(ops)}: {listed}), so nothing was run"
         )
-        if report_path is not None:
-            failed = _report.failed_json(message, None, report.stderr_tail)
-            _write_file(report_path, "report", serde_json.to_string(failed) + "\n")
         raise _UsageError(message)
     assessment = _baseline.assess(report, baseline)
     # VEC-REPORT-4: only a run that was made writes its files, each whole, then renamed over the

@@ -193,6 +193,7 @@ def test_eval_with_nothing_on_a_terminal_says_how() -> None:
         os.close(terminal)
     assert out.returncode == 2
     assert "eval needs a case input: touchstone eval OPERATION case.json" in out.stderr
+    assert "or pass - for reading the case input JSON from stdin" in out.stderr
     assert out.stderr.count("\n") == 1
 
 
