@@ -288,7 +288,7 @@ def test_parse_domain_keeps_what_follows_the_first_scheme_after_a_leading_slash(
 
 _PROBE = r"""
 import io, sys
-from mcp_touchstone.harness._registry import parsed_input_operations
+from mcp_touchstone.harness._registry import reference_operations
 from mcp_touchstone.harness._server import serve
 
 def run(seq, operation, scope, arguments):
@@ -312,7 +312,7 @@ for op in ("scope.resolve_matching_grants", "scope.resolve_capability_grants"):
               run(3, op, general, {}), run(4, op, bad, {})]
 lines.append(b'{"cmd":"stop"}')
 out = io.BytesIO()
-serve(lines, out, parsed_input_operations())
+serve(lines, out, reference_operations())
 answers = out.getvalue().decode().splitlines()
 assert len(answers) == 9 and all('"output"' in a for a in answers[1:]), answers
 print("typing" in sys.modules)

@@ -28,6 +28,7 @@ __all__ = [
     "MUST",
     "BadInputError",
     "Readers",
+    "checked",
     "guarded",
     "invalid_input",
     "valid_json",
@@ -69,6 +70,24 @@ def valid_json(raw: JSON, where: str = "input") -> JSON:
     except JsonError as exc:
         raise BadInputError(str(exc)) from None
     return raw
+
+
+def checked(operation: HarnessOperation) -> HarnessOperation:
+    """``operation`` behind the check that its input is a JSON value serde_json could hold
+    (:func:`valid_json`): a failing input is answered ``invalid_input`` with ``validate``'s
+    message, which names the first offending place (``input.request.id: integer ... out of
+    i64/u64 range``).  The MRTR adapters read their input as it comes; this check is what
+    makes a NaN, an out-of-range integer or a lone surrogate ``invalid_input`` there."""
+
+    @functools.wraps(operation)
+    def run(raw: JSON) -> dict[str, JSON]:
+        try:
+            valid_json(raw)
+        except BadInputError as exc:
+            return invalid_input(str(exc))
+        return operation(raw)
+
+    return run
 
 
 class Readers:

@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
-from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._client import (
     ClientOptions,
     TraceContext,
@@ -239,8 +238,7 @@ def _first_id(client: JSON, requests: list[dict[str, JSON]]) -> int:
     return _I64_MIN if top == _I64_MAX else top + 1
 
 
-def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
-    """:func:`mrtr_client` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+def _mrtr_client(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _obj(raw, "input")
         if ("request" in obj) == ("batch" in obj):
@@ -308,6 +306,6 @@ def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
         return _invalid(str(exc))
 
 
-mrtr_client = checked(mrtr_client_parsed)
+mrtr_client = checked(_mrtr_client)
 """``mrtr.client``: every write the client made and the call's outcome
 (HARNESS-MRTR-CLIENT-1..3)."""

@@ -15,17 +15,15 @@ from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._record import field, record
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._mrtr_keyring import keyring
-from mcp_touchstone.harness._parsed import checked
 from mcp_touchstone.mrtr._context import Context
 from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
 from mcp_touchstone.mrtr._errors import RpcError
 from mcp_touchstone.mrtr._requests import (
     InputKind,
-    InputRequest,
     InputRequestError,
     decode_input_request,
 )
@@ -82,12 +80,9 @@ def _on_error(step: dict[str, JSON], where: str) -> str:
     return value
 
 
-def _check_script(
-    script: JSON, where: str, requests: dict[int, InputRequest] | None = None
-) -> list[dict[str, JSON]]:
-    """Check every step's shape (both branches of an ``if_declared`` included).  Each
-    elicitation or sampling ``ask`` is decoded here; with ``requests``, the decoded request is
-    kept there by the step's ``id`` for the handler to ask without decoding it again."""
+def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
+    """Check every step's shape (both branches of an ``if_declared`` included); an elicitation
+    or sampling ``ask`` must carry params its method decodes."""
     if not isinstance(script, list):
         raise _BadInputError(f"`{where}` must be an array of steps")
     steps: list[dict[str, JSON]] = []
@@ -104,11 +99,9 @@ def _check_script(
                 if "params" not in step:
                     raise _BadInputError(f"`{at}.params` is required for {method}")
                 try:
-                    request = decode_input_request({"method": method, "params": step["params"]})
+                    decode_input_request({"method": method, "params": step["params"]})
                 except InputRequestError as exc:
                     raise _BadInputError(f"`{at}.params` is not {method} params: {exc}") from None
-                if requests is not None:
-                    requests[id(step)] = request
             _on_error(step, at)
         elif op == "memo":
             _str(step, "key", at)
@@ -129,9 +122,9 @@ def _check_script(
         elif op == "if_declared":
             if step.get("capability") not in _CAPABILITY_NAMES:
                 raise _BadInputError(f"`{at}.capability` must be elicitation, sampling or roots")
-            _check_script(step.get("then"), f"{at}.then", requests)
+            _check_script(step.get("then"), f"{at}.then")
             if "else" in step:
-                _check_script(step["else"], f"{at}.else", requests)
+                _check_script(step["else"], f"{at}.else")
         elif op == "return":
             if "result" not in step:
                 raise _BadInputError(f"`{at}.result` is required")
@@ -149,12 +142,9 @@ class _ScriptEndedError(TouchstoneError):
 
 @record(frozen=False)
 class _Script:
-    """The scripted handler: runs the steps against a context, logging what ran.  ``requests``
-    holds the ``ask`` steps' requests as :func:`_check_script` decoded them, by step ``id`` (a
-    step missing there is decoded when asked, as the context's helpers do)."""
+    """The scripted handler: runs the steps against a context, logging what ran."""
 
     steps: list[dict[str, JSON]]
-    requests: dict[int, InputRequest] = field(default_factory=dict)
     ran: list[str] = field(default_factory=list)
 
     def __call__(self, ctx: Context, params: JSON) -> JSON:
@@ -177,10 +167,6 @@ class _Script:
         op = step["op"]
         key = str(step["key"])
         if op == "ask":
-            request = self.requests.get(id(step))
-            if request is not None:  # decoded by _check_script: the same request again
-                ctx.request_input(key, request)
-                return
             kind = _METHODS[str(step["method"])]
             if kind is InputKind.ELICITATION:
                 ctx.elicit(key, step.get("params"))
@@ -300,15 +286,13 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
     return store
 
 
-def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
-    """:func:`mrtr_round` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+def _mrtr_round(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _obj(raw, "input")
         request = _request(obj.get("request"))
         config, now, nonce, principal = _server(obj.get("server"))
         store = _store(obj.get("store", []))
-        requests: dict[int, InputRequest] = {}
-        script = _Script(_check_script(obj.get("script"), "script", requests), requests)
+        script = _Script(_check_script(obj.get("script"), "script"))
     except _BadInputError as exc:
         return _invalid(str(exc))
     try:
@@ -333,5 +317,5 @@ def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
     }
 
 
-mrtr_round = checked(mrtr_round_parsed)
+mrtr_round = checked(_mrtr_round)
 """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""
