@@ -14,16 +14,22 @@ from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._mrtr_keyring import keyring as _keyring
 from mcp_touchstone.harness._operation import HarnessOperation
-from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
-from mcp_touchstone.mrtr._capabilities import (
+from mcp_touchstone.mrtr import (
     CapabilityError,
+    CheckContext,
     ClientMrtrCapabilities,
+    InputRequestError,
+    PayloadError,
+    StateError,
+    StatePayload,
+    decode_input_request,
+    input_responses_digest,
+    open_state,
     parse_capabilities,
+    request_binding,
+    seal,
+    verify,
 )
-from mcp_touchstone.mrtr._errors import StateError
-from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
-from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
-from mcp_touchstone.mrtr._state import CheckContext, open_state, seal, verify
 from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")

@@ -8,18 +8,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mcp_touchstone._errors import INTERNAL_ERROR
 from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
-from mcp_touchstone.mrtr._client import (
+from mcp_touchstone.mrtr import (
     ClientOptions,
+    InputRequest,
+    RpcError,
     TraceContext,
     read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
-from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
-from mcp_touchstone.mrtr._requests import InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]

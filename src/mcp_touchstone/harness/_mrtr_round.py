@@ -19,15 +19,18 @@ from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._mrtr_keyring import keyring
-from mcp_touchstone.mrtr._context import Context
-from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
-from mcp_touchstone.mrtr._errors import RpcError
-from mcp_touchstone.mrtr._requests import (
+from mcp_touchstone.mrtr import (
+    Context,
+    InMemoryRequestStateStore,
     InputKind,
     InputRequestError,
+    RpcError,
+    ServerConfig,
+    StoredResponse,
     decode_input_request,
+    dispatch,
+    neva_code,
 )
-from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_round"]

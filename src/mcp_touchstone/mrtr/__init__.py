@@ -42,7 +42,14 @@ from mcp_touchstone.mrtr._client import (
     run_with_mrtr,
 )
 from mcp_touchstone.mrtr._context import Context, RoundState
-from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
+from mcp_touchstone.mrtr._engine import (
+    Handler,
+    RoundResult,
+    ServerConfig,
+    Wrapper,
+    dispatch,
+    neva_code,
+)
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
@@ -143,6 +150,7 @@ __all__ = [
     "input_responses_digest",
     "malformed_mrtr_error",
     "missing_capability_error",
+    "neva_code",
     "open_state",
     "parse_capabilities",
     "read_input_required",
