@@ -1,15 +1,14 @@
-"""protect()'s call checks do no work the answer does not need (ADAPT-PERF-1): on a lowlevel
+"""protect()'s call check does no work the answer does not need (ADAPT-PERF-1): on a lowlevel
 ``Server`` nothing to judge installs the host's handler as it is, a granted call on a server
-that hides nothing goes straight to the host, and a lookup stops at the first match; on an
-``MCPServer`` the tools/call check is inlined -- each with the answers of the general
-lookup-first check (differential tests against it)."""
+that hides nothing goes straight to the host, and a lookup stops at the first match; the
+grants-first order answers every call as the lookup-first order does."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import anyio
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import types
 from mcp.server.lowlevel.server import Server
@@ -19,12 +18,8 @@ from mcp_touchstone.scope import ChioScope, decode_scope
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     ANONYMOUS,
-    SCOPES_KEY,
-    TAGS_KEY,
     IdentityClaims,
     Visibility,
-    VisibilityPolicy,
-    VisibleComponent,
 )
 from tests.adapters._drive import memory_exchange
 
@@ -166,140 +161,3 @@ def test_a_raising_grants_source_fails_only_existing_tools() -> None:
     absent, existing = _exchange(server, ["zz", "a"])
     assert absent == _exchange(_Host(["a"]).server(), ["zz"])[0]
     assert "error" in existing or existing["result"].get("isError") is True
-
-
-_METAS: list[dict[str, Any] | None] = [
-    None,
-    {},
-    {SCOPES_KEY: ["admin"]},
-    {SCOPES_KEY: ["user"]},
-    {TAGS_KEY: ["secret"]},
-]
-
-
-def _by_name(component: VisibleComponent) -> bool:
-    return component.id != "t1"
-
-
-_POLICIES: list[VisibilityPolicy | None] = [
-    None,
-    Visibility().requiring_declared_scopes(),
-    Visibility(hidden_tags=frozenset({"secret"})),
-    _by_name,
-]
-
-
-def _mcpserver(metas: list[dict[str, Any] | None]) -> Any:
-    from mcp.server.mcpserver import MCPServer
-
-    server = MCPServer("managed")
-    for i, meta in enumerate(metas):
-
-        async def tool(i: int = i) -> str:
-            return f"ran t{i}"
-
-        server.add_tool(tool, name=f"t{i}", meta=meta)
-    return server
-
-
-@settings(max_examples=20, deadline=None)
-@given(
-    st.lists(st.sampled_from(_METAS), min_size=1, max_size=4),
-    st.sampled_from(_POLICIES),
-    st.one_of(st.none(), st.lists(st.sampled_from(["t0", "t1", "t2", "*"]), max_size=2)),
-    st.sampled_from(["alice", "root", None]),
-    st.lists(st.sampled_from(["t0", "t1", "t2", "t3", "zz"]), min_size=1, max_size=4),
-)
-def test_managed_tool_call_answers_as_lookup_first(
-    metas: list[dict[str, Any] | None],
-    policy: VisibilityPolicy | None,
-    granted: list[str] | None,
-    token: str | None,
-    called: list[str],
-) -> None:
-    """On an MCPServer, the inlined tools/call check answers every call as the general
-    lookup-first check installed in its place does (hidden, step-up, granted, absent)."""
-    from mcp_touchstone.visibility import ComponentKind
-
-    scope = None if granted is None else _scope(granted)
-    grants = None if granted is None else (lambda _ctx: scope)
-    fast = protect(_mcpserver(metas), visibility=policy, grants=grants)
-    general = protect(_mcpserver(metas), visibility=policy, grants=grants)
-    low = general._lowlevel_server
-    guard = low._touchstone_protected
-    entry = low.get_request_handler("tools/call")
-    low.add_request_handler(
-        "tools/call",
-        entry.params_type,
-        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
-    )
-    calls = _calls(called)
-    ours = anyio.run(memory_exchange, fast, "modern", token, calls)
-    theirs = anyio.run(memory_exchange, general, "modern", token, calls)
-    assert ours == theirs
-
-
-_GRANT_SCOPES: list[ChioScope] = [
-    _scope(["*"]),
-    _scope(["t0"]),
-    decode_scope(
-        {
-            "grants": [
-                {"server_id": "*", "tool_name": "t0", "operations": ["invoke"]},
-                {
-                    "server_id": "*",
-                    "tool_name": "t1",
-                    "operations": ["invoke"],
-                    "constraints": [{"type": "max_args_size", "value": 12}],
-                },
-            ]
-        }
-    ),
-]
-_CALL_ARGUMENTS: list[dict[str, Any] | None] = [None, {}, {"i": 1}, {"i": 2**70}, {"x": "y" * 20}]
-
-
-@settings(max_examples=20, deadline=None)
-@example([None], {"t0": 0}, [("t0", None), ("t0", {"i": 2**70}), ("t0", {})])
-@example([None, None], {"t1": 2}, [("t1", {}), ("t1", {"x": "y" * 20}), ("t1", None)])
-@given(
-    st.lists(st.sampled_from(_METAS), min_size=1, max_size=3),
-    st.dictionaries(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from([0, 0, 1, 2])),
-    st.lists(
-        st.tuples(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from(_CALL_ARGUMENTS)),
-        min_size=1,
-        max_size=6,
-    ),
-)
-def test_managed_covered_calls_answer_as_lookup_first(
-    metas: list[dict[str, Any] | None],
-    scope_of: dict[str, int],
-    called: list[tuple[str, dict[str, Any] | None]],
-) -> None:
-    """On an MCPServer under a policy that can hide, the inlined check with its covered-tools
-    test (ADAPT-GRANT-6) answers as the general lookup-first check, with the caller's scope
-    changing between calls (one of them constrained; a name's scope fixed, so both orders
-    ask the same), and absent, empty, readable, unreadable and oversized arguments."""
-    from mcp_touchstone.visibility import ComponentKind
-
-    policy = Visibility().requiring_declared_scopes()
-
-    def source(ctx: Any) -> ChioScope:
-        wire = getattr(ctx, "params", None)  # the request's params as sent
-        assert wire is not None
-        return _GRANT_SCOPES[scope_of.get(wire.get("name"), 0)]
-
-    fast = protect(_mcpserver(metas), visibility=policy, grants=source)
-    general = protect(_mcpserver(metas), visibility=policy, grants=source)
-    low = general._lowlevel_server
-    guard = low._touchstone_protected
-    entry = low.get_request_handler("tools/call")
-    low.add_request_handler(
-        "tools/call",
-        entry.params_type,
-        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
-    )
-    calls = [("tools/call", {"name": name, "arguments": args}) for name, args in called]
-    ours = anyio.run(memory_exchange, fast, "modern", "alice", calls)
-    theirs = anyio.run(memory_exchange, general, "modern", "alice", calls)
-    assert ours == theirs

@@ -66,7 +66,18 @@ from mcp_touchstone.mrtr._requests import (
     InputRequestError,
     decode_input_request,
 )
-from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr._seed import merge_answers
+from mcp_touchstone.mrtr._state import (
+    DEFAULT_MAX_STATE_BYTES,
+    CheckContext,
+    Keyring,
+    derive_key,
+    open_plaintext,
+    open_state,
+    seal,
+    seal_plaintext,
+    verify,
+)
 from mcp_touchstone.mrtr._store import (
     InMemoryRequestStateStore,
     RequestStateStore,
@@ -102,6 +113,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DEFAULT_MAX_MRTR_ROUNDS",
+    "DEFAULT_MAX_STATE_BYTES",
     "MRTR_METHODS",
     "ROUNDS_EXHAUSTED",
     "BatchSender",
@@ -149,8 +161,10 @@ __all__ = [
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",
+    "merge_answers",
     "missing_capability_error",
     "neva_code",
+    "open_plaintext",
     "open_state",
     "parse_capabilities",
     "read_input_required",
@@ -161,5 +175,6 @@ __all__ = [
     "run_with_mrtr",
     "salient_params",
     "seal",
+    "seal_plaintext",
     "verify",
 ]
