@@ -5,6 +5,7 @@ grants-first order answers every call as the lookup-first order does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -18,6 +19,7 @@ from mcp_touchstone.scope import ChioScope, decode_scope
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     ANONYMOUS,
+    SCOPES_KEY,
     IdentityClaims,
     Visibility,
 )
@@ -161,3 +163,48 @@ def test_a_raising_grants_source_fails_only_existing_tools() -> None:
     absent, existing = _exchange(server, ["zz", "a"])
     assert absent == _exchange(_Host(["a"]).server(), ["zz"])[0]
     assert "error" in existing or existing["result"].get("isError") is True
+
+
+def _mcpserver(names: list[str]) -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("managed")
+    for name in names:
+
+        async def tool(name: str = name) -> str:
+            return f"ran {name}"
+
+        server.add_tool(tool, name=name, meta={SCOPES_KEY: ["user"]})
+    return server
+
+
+def _always(scope: ChioScope) -> Callable[[Any], ChioScope]:
+    return lambda _ctx: scope
+
+
+def test_covered_tools_are_granted_as_the_plans_grant_them() -> None:
+    """ADAPT-GRANT-6: on an MCPServer under a policy that can hide, a covered tool called with
+    no arguments or ``{}`` on the last scope is kept as covered and granted; arguments, an
+    uncovered tool or another scope are decided by the plans; every answer is the one a fresh
+    server gives the call alone."""
+    policy = Visibility().requiring_declared_scopes()
+    one, two = _scope(["t0"]), _scope(["t0"])
+    scopes = iter([one, one, one, one, two])
+    server = protect(_mcpserver(["t0", "t1"]), visibility=policy, grants=lambda _ctx: next(scopes))
+    guard = server._lowlevel_server._touchstone_protected
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("tools/call", {"name": "t0"}),
+        ("tools/call", {"name": "t0", "arguments": {}}),
+        ("tools/call", {"name": "t0", "arguments": {"i": 2**70}}),
+        ("tools/call", {"name": "t1", "arguments": {}}),
+        ("tools/call", {"name": "t0", "arguments": {}}),
+    ]
+    answers = anyio.run(memory_exchange, server, "modern", "root", calls)
+    assert guard.plans.covered_scope is two
+    assert guard.plans.covered_tools == {"t0"}
+    for call, answer, scope in zip(calls, answers, [one, one, one, one, two], strict=True):
+        alone = protect(_mcpserver(["t0", "t1"]), visibility=policy, grants=_always(scope))
+        assert anyio.run(memory_exchange, alone, "modern", "root", [call]) == [answer]
+    assert answers[0]["result"]["content"][0]["text"] == "ran t0"
+    assert answers[2]["error"]["code"] == -32001  # unreadable arguments: denied
+    assert answers[3]["error"]["code"] == -32001  # not granted
