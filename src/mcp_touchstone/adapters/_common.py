@@ -280,7 +280,7 @@ class GrantPlans:
             scope is self.covered_scope
             and tool in self.covered_tools
             and server_id == self.covered_server
-            and (arguments is None or (arguments.__class__ is dict and not arguments))
+            and (arguments is None or (type(arguments) is dict and not arguments))
         )
 
     def decide(
@@ -298,7 +298,7 @@ class GrantPlans:
         plan = entry[1]
         if plan == _CONSTRAINED:
             return decide_grant(scope, tool, server_id, arguments)
-        if not (arguments.__class__ is dict and not arguments):
+        if not (type(arguments) is dict and not arguments):
             try:
                 serde_json.validate(arguments, where="arguments")  # the matcher's own check
             except serde_json.JsonError:
