@@ -25,11 +25,10 @@ ends its implementation) exactly as SIGINT does, and exits 143 instead of 130.""
 
 def serve_harness() -> int:
     """``touchstone harness``: serve the built-in reference on stdin and stdout."""
-    from mcp_touchstone.harness._registry import parsed_input_operations
+    from mcp_touchstone.harness._registry import reference_operations
     from mcp_touchstone.harness._server import main as serve
 
-    # The server parses every line with serde_json.from_str (HARNESS-OPS-2).
-    return serve(parsed_input_operations())
+    return serve(reference_operations())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -47,10 +47,10 @@ EXIT_CODES = """exit status:
 
 def _cmd_harness(_args: argparse.Namespace) -> int:
     # As mcp_touchstone._cli.serve_harness (a bare `touchstone harness` is served from there).
-    from mcp_touchstone.harness._registry import parsed_input_operations
+    from mcp_touchstone.harness._registry import reference_operations
     from mcp_touchstone.harness._server import main
 
-    return main(parsed_input_operations())
+    return main(reference_operations())
 
 
 def _write_stdout(text: str) -> bool:

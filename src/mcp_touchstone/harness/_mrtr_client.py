@@ -8,20 +8,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone._errors import INTERNAL_ERROR
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
-from mcp_touchstone.harness._parsed import checked
-from mcp_touchstone.mrtr._answers import AnswerError, read_answer
-from mcp_touchstone.mrtr._client import (
+from mcp_touchstone.mrtr import (
+    AnswerError,
     ClientOptions,
+    InputRequest,
+    RpcError,
     TraceContext,
+    read_answer,
     read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
-from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
-from mcp_touchstone.mrtr._requests import InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]
@@ -251,8 +252,7 @@ def _first_id(client: JSON, requests: list[dict[str, JSON]]) -> int:
     return _I64_MIN if top == _I64_MAX else top + 1
 
 
-def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
-    """:func:`mrtr_client` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+def _mrtr_client(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _obj(raw, "input")
         if ("request" in obj) == ("batch" in obj):
@@ -320,6 +320,6 @@ def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
         return _invalid(str(exc))
 
 
-mrtr_client = checked(mrtr_client_parsed)
+mrtr_client = checked(_mrtr_client)
 """``mrtr.client``: every write the client made and the call's outcome
 (HARNESS-MRTR-CLIENT-1..3)."""
