@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import field, record
 from mcp_touchstone.harness._input import MUST
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
@@ -147,7 +147,7 @@ class _ScriptEndedError(TouchstoneError):
     """A script path ended without ``return`` or ``fail``."""
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Script:
     """The scripted handler: runs the steps against a context, logging what ran.  ``requests``
     holds the ``ask`` steps' requests as :func:`_check_script` decoded them, by step ``id`` (a

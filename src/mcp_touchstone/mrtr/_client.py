@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._copy import copy_json
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, PARSE_ERROR, RpcError
@@ -90,7 +90,7 @@ Observer = Callable[[dict[str, JSON]], None]
 """Called with every response the loop handles, where neva calls ``record_server_info``."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TraceContext:
     """W3C trace context a provider hands back for one outbound request."""
 
@@ -99,7 +99,7 @@ class TraceContext:
     baggage: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ClientOptions:
     """What the loop needs of neva's ``McpOptions``.
 
@@ -421,7 +421,7 @@ def run_with_mrtr(
     raise RpcError(INTERNAL_ERROR, ROUNDS_EXHAUSTED)
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Slot:
     method: str
     original: JSON

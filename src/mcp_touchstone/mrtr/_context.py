@@ -14,8 +14,8 @@ propagate is ``?``, one that catches it is ``let _ =`` or the batching idiom.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
 from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
@@ -55,7 +55,7 @@ _KIND_WORD = {
 }
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class RoundState:
     """One dispatch's MRTR bookkeeping, seeded from the verified state and the answers.
 

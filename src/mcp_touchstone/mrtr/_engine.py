@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities, missing_capability_error
 from mcp_touchstone.mrtr._context import INPUT_REQUIRED, Context, RoundState
@@ -103,7 +103,7 @@ def wire_code(code: int) -> int:
     return code
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
     """The server's MRTR configuration (neva's ``App`` options)."""
 
@@ -114,7 +114,7 @@ class ServerConfig:
     server_info: Mapping[str, JSON] = field(default_factory=lambda: dict(DEFAULT_SERVER_INFO))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """What a round produced: the JSON-RPC response the client receives, the payload of the
     state it minted (``None`` unless the response is ``input_required``), whether it was replayed

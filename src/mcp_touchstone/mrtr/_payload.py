@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import cast
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone._serde import (
     U64_MAX,
     expecting_struct,
@@ -55,7 +55,7 @@ def plain_object(value: Mapping[str, JSON]) -> dict[str, JSON]:
     return dict(value)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StatePayload:
     """What a ``requestState`` seals: the replay log and its bindings.
 

@@ -11,11 +11,11 @@ arguments; nothing here reads either.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
 from mcp_touchstone.mrtr._binding import request_binding, sha256
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
@@ -77,7 +77,7 @@ def derive_key(secret: bytes) -> bytes:
     return sha256(KEY_LABEL + secret).digest()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Keyring:
     """Secrets by key id: the ``active_kid`` seals, any kid in ``keys`` opens (MRTR-KEY-2)."""
 
@@ -144,7 +144,7 @@ class Keyring:
         return Keyring(DEFAULT_KID, {DEFAULT_KID: secret})
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CheckContext:
     """What the server checks an opened state against (MRTR-OPEN-1, -10..-13).
 
