@@ -223,32 +223,6 @@ def test_float_literals_scale_once_like_serde(significand: int, exponent: int, n
     assert _same(from_str(text), -magnitude if neg else magnitude)
 
 
-_wild_leaves = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(1 << 70), max_value=1 << 70),
-    st.floats(),
-    st.text(st.characters(), max_size=4),
-)
-
-
-@given(values(_wild_leaves))
-def test_validate_fast_path_never_admits_what_the_exact_check_refuses(value: JSON) -> None:
-    """JSON-VALUE-1: validate's quick pass agrees with the exact structural check."""
-    try:
-        serde_json._validate(value, "value", 0)
-        exact_ok = True
-    except JsonError:
-        exact_ok = False
-    if serde_json._plausible(value, 0):
-        assert exact_ok
-    try:
-        serde_json.validate(value)
-        assert exact_ok
-    except JsonError:
-        assert not exact_ok
-
-
 def test_validate_depth_limit_matches_the_parser() -> None:
     """JSON-VALUE-1, JSON-PARSE-6: validate accepts 127 levels and refuses 128, like from_str."""
     ok: JSON = []

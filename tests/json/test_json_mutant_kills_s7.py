@@ -62,23 +62,6 @@ def test_validate_refuses_a_lone_surrogate_inside_containers(value: JSON) -> Non
         validate(value)
 
 
-def test_the_json_layer_imports_no_typing_at_run_time() -> None:
-    """Start-up: importing the JSON layer (and parsing with it) loads no ``typing`` module, as
-    the scope path's start-up needs (docs/performance.md)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from mcp_touchstone import serde_json\n"
-        "serde_json.from_str('[1, 2.5, \"x\"]')\n"
-        "serde_json.to_string({'a': [1]})\n"
-        "print('typing' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
-
-
 @pytest.mark.parametrize("trailing", ["\\u0000", "\\u0041", "\\ud800", "\\uDBFF"])
 def test_a_leading_surrogate_followed_by_a_non_trailing_escape(trailing: str) -> None:
     """JSON-PARSE-3: after a leading surrogate escape serde reads the next ``\\u`` escape as

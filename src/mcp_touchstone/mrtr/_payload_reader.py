@@ -21,7 +21,7 @@ from mcp_touchstone._serde import (
     invalid_type,
     invalid_value,
 )
-from mcp_touchstone.serde_json import JSON, JsonError, from_str
+from mcp_touchstone.serde_json import JSON, MAX_DEPTH, JsonError, from_str
 
 __all__ = ["FIELD_ORDER", "PayloadError", "PayloadReader", "check_field"]
 
@@ -39,7 +39,6 @@ FIELD_ORDER: tuple[str, ...] = (
 )
 """The payload's fields in neva's declared (and serialized) order."""
 
-_MAX_DEPTH = 128
 _OPENS = {"answers": 0x7B, "memos": 0x7B, "requested": 0x5B, "effects": 0x5B}
 """The bracket each container field opens with; every other field is a scalar."""
 _EXPECTING = {
@@ -241,7 +240,7 @@ class PayloadReader:
             elif b in b"tfn":
                 self.skip_literal(b"true" if b == 0x74 else b"false" if b == 0x66 else b"null")
             elif b in (0x7B, 0x5B):
-                if limited and depth + len(stack) + 1 >= _MAX_DEPTH:
+                if limited and depth + len(stack) + 1 >= MAX_DEPTH:
                     raise self.error("recursion limit exceeded")
                 close = 0x7D if b == 0x7B else 0x5D
                 self.pos += 1
