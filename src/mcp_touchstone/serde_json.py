@@ -72,8 +72,13 @@ def format_float(x: float) -> str:
 
 
 def _encoder(sort_keys: bool) -> json.JSONEncoder:
+    # No cycle check: a value that contains itself ends in RecursionError, a JsonError here.
     return json.JSONEncoder(
-        ensure_ascii=False, allow_nan=False, sort_keys=sort_keys, separators=(",", ":")
+        ensure_ascii=False,
+        check_circular=False,
+        allow_nan=False,
+        sort_keys=sort_keys,
+        separators=(",", ":"),
     )
 
 

@@ -4,7 +4,6 @@ the keyring table, the script's ``ask`` requests decoded once, and SHA-256 witho
 from __future__ import annotations
 
 import copy
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -15,19 +14,11 @@ from hypothesis import strategies as st
 from mcp_touchstone.conformance import default_vectors_dir, load_vectors
 from mcp_touchstone.harness import _mrtr_keyring, _mrtr_round
 from mcp_touchstone.harness._mrtr_keyring import CAPACITY, keyring
-from mcp_touchstone.mrtr._binding import sha256
 from mcp_touchstone.mrtr._errors import StateError
 from mcp_touchstone.mrtr._payload import StatePayload
 from mcp_touchstone.mrtr._state import Keyring, open_state, seal
 from mcp_touchstone.serde_json import JSON
 from tests.strategies.mrtr import json_values, kids, nonces, payloads, secrets
-
-
-@given(st.binary(max_size=300))
-def test_sha256_is_hashlibs(data: bytes) -> None:
-    """The mrtr package's SHA-256 gives hashlib's digest for any bytes."""
-    assert sha256(data).digest() == hashlib.sha256(data).digest()
-    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
 
 
 def _outcome(call: Callable[..., Any], *args: Any) -> Any:

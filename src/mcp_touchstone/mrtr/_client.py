@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field
 
 from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr._copy import copy_json
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
     CLIENT_CAPABILITIES_KEY,
@@ -224,9 +224,9 @@ def apply_client_meta(
     retry, ``inputResponses`` and ``requestState`` are written on the params
     (MRTR-CLIENT-2, MRTR-CLIENT-5).
     """
-    params = copy_json(params)
+    params = deepcopy(params)
     fields = _typed_meta(params)
-    fields["io.modelcontextprotocol/clientInfo"] = copy_json(options.client_info)
+    fields["io.modelcontextprotocol/clientInfo"] = deepcopy(options.client_info)
     fields["io.modelcontextprotocol/protocolVersion"] = PROTOCOL_VERSION
     fields[CLIENT_CAPABILITIES_KEY] = declared_capabilities(options)
     trace = options.trace_context() if options.trace_context is not None else None
@@ -248,7 +248,7 @@ def apply_client_meta(
         return params
     retry: dict[str, JSON] = params if isinstance(params, dict) else {}
     if input_responses is not None:
-        retry["inputResponses"] = copy_json(input_responses)
+        retry["inputResponses"] = deepcopy(input_responses)
     if request_state is not None:
         retry["requestState"] = request_state
     return retry
@@ -371,7 +371,7 @@ def fulfil_input(
     when none is registered); roots are answered from the configured list, whatever
     was declared, without calling anything (MRTR-CLIENT-4)."""
     if request.kind is InputKind.ROOTS:
-        return {"roots": copy_json(list(options.roots or ()))}
+        return {"roots": deepcopy(list(options.roots or ()))}
     registered = options.elicitation if request.kind is InputKind.ELICITATION else options.sampling
     if not registered:
         kind = "elicitation" if request.kind is InputKind.ELICITATION else "sampling"
@@ -453,7 +453,7 @@ def _same_id(a: JSON, b: JSON) -> bool:
 def _notification(item: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"jsonrpc": "2.0", "method": item["method"]}
     if item.get("params") is not None:
-        out["params"] = copy_json(item["params"])
+        out["params"] = deepcopy(item["params"])
     return out
 
 

@@ -12,26 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from hashlib import sha256
 from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
-from mcp_touchstone.mrtr._binding import request_binding, sha256
+from mcp_touchstone.mrtr._binding import request_binding
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.serde_json import JSON
-
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time
-if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-else:
-    try:  # The class the public module re-exports, without that module's package (issue 11).
-        from cryptography.hazmat.bindings._rust import openssl as _rust_openssl
-
-        ChaCha20Poly1305 = _rust_openssl.aead.ChaCha20Poly1305
-    except (ImportError, AttributeError):  # pragma: no cover -- another cryptography layout
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 __all__ = [
     "ACCEPTED_VERSIONS",
