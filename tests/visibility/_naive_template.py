@@ -1,5 +1,5 @@
-"""The template matcher as it was before issue 14 (a position-list sweep, O(len(template) x
-len(uri))), kept as the naive model the bit-set matcher is checked against."""
+"""A naive template matcher (a position-list sweep, O(len(template) x len(uri))): the model the
+bit-set matcher is checked against (VIS-TPL-7)."""
 
 from __future__ import annotations
 

@@ -55,8 +55,6 @@ KEY_LABEL = b"neva:mrtr:requestState:v1"
 """Domain label prefixed to the secret before hashing, for both versions (MRTR-KEY-1)."""
 NONCE_LEN = 12
 """ChaCha20-Poly1305 nonce length in bytes."""
-_NONCE_CHARS = 16
-"""The base64url length of a nonce: 12 bytes, four whole quanta, no padding."""
 DEFAULT_MAX_STATE_BYTES = 8 * 1024
 """neva's default cap on a token's UTF-8 length."""
 DEFAULT_TTL_SECS = 300
@@ -183,9 +181,7 @@ def seal_plaintext(
         raise ValueError(f"nonce must be {NONCE_LEN} bytes, got {len(nonce)}")
     prefix, header, cipher = keyring.sealer(audience_bound)
     sealed = cipher.encrypt(nonce, plaintext, header)
-    # 12 bytes are exactly 16 base64 characters, so the two segments are one encoding cut.
-    both = b64url_encode(nonce + sealed)
-    return f"{prefix}{both[:_NONCE_CHARS]}.{both[_NONCE_CHARS:]}"
+    return f"{prefix}{b64url_encode(nonce)}.{b64url_encode(sealed)}"
 
 
 def _invalid(message: str) -> StateError:
@@ -219,25 +215,16 @@ def open_plaintext(token: str, keyring: Keyring) -> bytes:
     if secret is None:
         raise _invalid("unknown requestState key id")
     try:
-        # A 16-character nonce segment is whole base64 quanta: the two segments then decode
-        # as one text exactly when each decodes (any failure is told apart below).
-        both = b64url_decode(nonce_b64 + sealed_b64) if len(nonce_b64) == _NONCE_CHARS else None
+        nonce = b64url_decode(nonce_b64)
     except B64Error:
-        both = None
-    if both is not None:
-        nonce, sealed = both[:NONCE_LEN], both[NONCE_LEN:]
-    else:
-        try:
-            nonce = b64url_decode(nonce_b64)
-        except B64Error:
-            raise _invalid("bad requestState nonce") from None
-        try:
-            sealed = b64url_decode(sealed_b64)
-        except B64Error:
-            raise _invalid("bad requestState payload") from None
+        raise _invalid("bad requestState nonce") from None
+    try:
+        sealed = b64url_decode(sealed_b64)
+    except B64Error:
+        raise _invalid("bad requestState payload") from None
     if len(nonce) != NONCE_LEN:
         raise _invalid("bad requestState nonce")
-    header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")
+    header = f"{version}.{kid}".encode("utf-8", "surrogatepass")
     try:
         return keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
