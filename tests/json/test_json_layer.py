@@ -307,3 +307,21 @@ def test_surrogate_escapes_pair_exactly_as_serde_reads_them(text: str, ok: bool)
     else:
         with pytest.raises(JsonError, match=r"surrogate|hex escape"):
             from_str(text)
+
+
+@pytest.mark.parametrize("module", ["serde_json", "mrtr", "visibility"])
+def test_importing_the_json_layer_or_a_core_loads_no_io_or_pydantic(module: str) -> None:
+    """JSON-VALUE-1's layer and the cores it serves are pure: importing one and using it loads
+    no ``subprocess``, ``selectors`` or ``pydantic``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        f"import mcp_touchstone.{module}\n"
+        "from mcp_touchstone import serde_json\n"
+        "serde_json.to_string(serde_json.from_str('[1, 2.5e-7, {\"x\": null}]'))\n"
+        "print(sorted({'subprocess', 'selectors', 'pydantic'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

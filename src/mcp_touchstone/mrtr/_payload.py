@@ -25,12 +25,8 @@ from mcp_touchstone._serde import (
     invalid_length,
     invalid_type,
 )
-from mcp_touchstone.mrtr._payload_reader import (
-    FIELD_ORDER,
-    PayloadError,
-    PayloadReader,
-    check_field,
-)
+from mcp_touchstone.mrtr._payload_fields import FIELD_ORDER, PayloadError, check_field
+from mcp_touchstone.mrtr._payload_reader import PayloadReader
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "plain_object"]
