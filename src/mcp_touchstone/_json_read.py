@@ -14,8 +14,8 @@ import math
 import re
 
 from mcp_touchstone._errors import JsonError
-from mcp_touchstone._json_value import I64_MIN, JSON, MAX_DEPTH, SURROGATE, U64_MAX
-from mcp_touchstone._rust import I32_MAX, I32_MIN
+from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
+from mcp_touchstone._rust import I32_MAX, I32_MIN, I64_MIN, U64_MAX
 
 __all__ = ["from_str"]
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
-from mcp_touchstone._rust import I64_MIN, U64_MAX
-
-__all__ = ["I64_MIN", "JSON", "MAX_DEPTH", "SURROGATE", "U64_MAX"]
+__all__ = ["JSON", "MAX_DEPTH", "SURROGATE"]
 
 JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
 """A JSON value as serde_json's ``Value`` can hold it."""

@@ -33,7 +33,8 @@ from types import MappingProxyType
 
 from mcp_touchstone._errors import JsonError
 from mcp_touchstone._json_read import from_str
-from mcp_touchstone._json_value import I64_MIN, JSON, MAX_DEPTH, SURROGATE, U64_MAX
+from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
+from mcp_touchstone._rust import I64_MIN, U64_MAX
 
 __all__ = [
     "JSON",
