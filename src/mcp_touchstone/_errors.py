@@ -33,6 +33,7 @@ __all__ = [
     "PARSE_ERROR",
     "RESOURCE_NOT_FOUND",
     "UNSUPPORTED_PROTOCOL_VERSION",
+    "URL_ELICITATION_REQUIRED",
     "JsonError",
     "RpcError",
     "TouchstoneError",
@@ -50,6 +51,8 @@ INTERNAL_ERROR = -32603
 """JSON-RPC InternalError (neva: sealing failures, MRTR-SEAL-*)."""
 RESOURCE_NOT_FOUND = -32002
 """MCP ``ResourceNotFound`` before 2026-07-28 (turbomcp ``resources/read``)."""
+URL_ELICITATION_REQUIRED = -32042
+"""MCP ``UrlElicitationRequired`` (neva's ``UrlElicitationRequiredError``)."""
 HEADER_MISMATCH = -32020
 """MCP 2026-07-28 ``HeaderMismatch``."""
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021

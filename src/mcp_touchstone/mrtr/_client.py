@@ -24,7 +24,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 
 from mcp_touchstone._serde import unexpected
-from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, PARSE_ERROR, RpcError
+from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
     CLIENT_CAPABILITIES_KEY,
     META_FIELDS,
@@ -67,8 +67,6 @@ DEFAULT_MAX_MRTR_ROUNDS = 8
 """neva's ``DEFAULT_MAX_MRTR_ROUNDS``: re-issues allowed after the first send."""
 PROTOCOL_VERSION = "2026-07-28"
 """The ``io.modelcontextprotocol/protocolVersion`` every request states."""
-INVALID_REQUEST = -32600
-"""JSON-RPC InvalidRequest: no handler for a requested kind; a batch neva will not send."""
 ROUNDS_EXHAUSTED = "MRTR exceeded the maximum number of rounds"
 """The ``-32603`` message when the round budget runs out (MRTR-CLIENT-6)."""
 
