@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import USIZE_MAX
 from mcp_touchstone._serde import unit_variant_error
 from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
 from mcp_touchstone.mrtr._requests import InputKind
@@ -104,7 +105,7 @@ def _is_obj(value: JSON) -> bool:
 
 
 def _is_usize(value: JSON) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < (1 << 64)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= USIZE_MAX
 
 
 _RFC3339 = re.compile(

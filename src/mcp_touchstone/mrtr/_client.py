@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
 
+from mcp_touchstone._rust import I64_MAX, I64_MIN
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
@@ -133,7 +134,6 @@ _HEX = "[0-9a-fA-F]"
 _HYPHENATED = f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}"
 _UUID = re.compile(rf"{_HEX}{{32}}|{_HYPHENATED}|\{{{_HYPHENATED}\}}|urn:uuid:{_HYPHENATED}")
 _I64 = re.compile(r"[+-]?[0-9]+")
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def _canonical_uuid(text: str) -> str | None:
@@ -148,7 +148,7 @@ def _segment(text: str) -> str:
     uuid = _canonical_uuid(text)
     if uuid is not None:
         return uuid
-    if _I64.fullmatch(text) and _I64_MIN <= int(text) <= _I64_MAX:
+    if _I64.fullmatch(text) and I64_MIN <= int(text) <= I64_MAX:
         return str(int(text))
     return text
 
@@ -158,7 +158,7 @@ def _progress_token(value: JSON) -> JSON:
     ``i64::MAX`` wraps, a UUID is re-spelled canonically, a ``/`` path is re-spelled
     segment by segment."""
     if isinstance(value, int):
-        return value - (1 << 64) if value > _I64_MAX else value
+        return value - (1 << 64) if value > I64_MAX else value
     if isinstance(value, str):
         uuid = _canonical_uuid(value)
         if uuid is not None:
@@ -195,7 +195,7 @@ def _typed_meta(params: JSON) -> dict[str, JSON]:
     else:
         return {}
     token = members.get("progressToken")
-    if isinstance(token, int) and not _I64_MIN <= token < (1 << 64):
+    if isinstance(token, int) and not I64_MIN <= token < (1 << 64):
         # serde_json reads such an integer as f64, which ProgressToken refuses.
         return {}
     kept: dict[str, JSON] = {}

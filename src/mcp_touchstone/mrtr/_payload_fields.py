@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import U64_MAX, invalid_type, invalid_value
+from mcp_touchstone._rust import U64_MAX
+from mcp_touchstone._serde import invalid_type, invalid_value
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["EXPECTING", "FIELD_ORDER", "OPENS", "PayloadError", "check_field"]

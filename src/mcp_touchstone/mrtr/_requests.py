@@ -22,13 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import cast
 
-from mcp_touchstone._serde import (
-    I32_MAX,
-    I32_MIN,
-    USIZE_MAX,
-    unexpected,
-    unit_variant_error,
-)
+from mcp_touchstone._rust import I32_MAX, I32_MIN, USIZE_MAX
+from mcp_touchstone._serde import unexpected, unit_variant_error
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
 from mcp_touchstone.mrtr._structs import read_struct
