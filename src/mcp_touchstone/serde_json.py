@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from mcp_touchstone._errors import JsonError
+from mcp_touchstone._errors import JsonError, TouchstoneError
 from mcp_touchstone._json_read import from_str
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
 from mcp_touchstone._rust import I64_MIN, U64_MAX
@@ -148,7 +148,7 @@ def validate(value: object, *, where: str = "value") -> JSON:
     return value  # type: ignore[return-value]  # checked structurally above
 
 
-class _Refused(Exception):  # noqa: N818 - carried to validate, which raises the JsonError
+class _Refused(TouchstoneError):  # noqa: N818 - carried to validate, which raises the JsonError
     """What :func:`_check` refuses, and where: ``place`` gathers the path from the offending
     node outwards as the walk unwinds (so no path is built for a value that passes)."""
 

@@ -7,9 +7,6 @@ calling the code under test.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from mcp_touchstone._rust import U64_MAX, USIZE_MAX
@@ -284,51 +281,6 @@ def test_parse_domain_keeps_what_follows_the_first_scheme_after_a_leading_slash(
         )
         is True
     )
-
-
-_PROBE = r"""
-import io, sys
-from mcp_touchstone.harness._registry import parsed_input_operations
-from mcp_touchstone.harness._server import serve
-
-def run(seq, operation, scope, arguments):
-    case = {"operation": operation, "input": {"scope": scope, "tool_name": "read",
-            "server_id": "files", "arguments": arguments}}
-    return json_line({"cmd": "run", "seq": seq, "case": case})
-
-def json_line(obj):
-    import json
-    return json.dumps(obj).encode()
-
-grant = {"server_id": "files", "tool_name": "read", "operations": ["invoke"]}
-fast = {"grants": [{**grant, "constraints": [{"type": "path_prefix", "value": "/data"}]}]}
-general = {"grants": [{**grant, "constraints": [
-    {"type": "require_approval_above", "value": {"threshold_units": 5}}]}]}
-bad = {"grants": [{**grant, "constraints": [
-    {"type": "model_constraint", "value": {"allowed_model_ids": ["m"], "min_safety_tier": 7}}]}]}
-lines = [b'{"cmd":"start","version":1}']
-for op in ("scope.resolve_matching_grants", "scope.resolve_capability_grants"):
-    lines += [run(1, op, fast, {"path": "/data/a"}), run(2, op, fast, {"path": "/etc"}),
-              run(3, op, general, {}), run(4, op, bad, {})]
-lines.append(b'{"cmd":"stop"}')
-out = io.BytesIO()
-serve(lines, out, parsed_input_operations())
-answers = out.getvalue().decode().splitlines()
-assert len(answers) == 9 and all('"output"' in a for a in answers[1:]), answers
-print("typing" in sys.modules)
-"""
-
-
-def test_the_harness_scope_path_imports_no_typing_at_run_time() -> None:
-    """docs/performance.md's start-up claim: a fresh ``touchstone harness`` process answering
-    scope cases (fast path, general path, a matcher refusal and a decode error, through both
-    resolve operations) never imports ``typing`` (a module-set assertion, not a timing; kills
-    the ``TYPE_CHECKING = False`` -> ``True`` mutants of scope/_matcher.py and
-    scope/_decode_forms.py)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert out == "False"
 
 
 def test_a_denied_field_of_a_wide_struct_lists_one_of_the_fields() -> None:

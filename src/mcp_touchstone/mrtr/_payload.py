@@ -177,10 +177,11 @@ def _read_typed(data: bytes) -> StatePayload | None:
 
 
 _REQUIRED = frozenset({"answers", "exp", "req"})
-"""The fields without a serde default: an object must name each."""
+"""The fields an object must name: the rest have ``#[serde(default)]`` or are an ``Option``,
+which serde reads as ``None`` when a map leaves it out."""
 _REQUIRED_IN_SEQUENCE = _REQUIRED | {"principal"}
-"""What serde's sequence form must reach: every field up to the last without a default
-(``principal`` is an ``Option`` read positionally, so the array must reach it)."""
+"""The fields serde's sequence form must reach: an ``Option`` without ``#[serde(default)]``
+(``principal``) is required there too."""
 
 
 def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:

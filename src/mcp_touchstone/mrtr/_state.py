@@ -224,7 +224,7 @@ def open_plaintext(token: str, keyring: Keyring) -> bytes:
         raise _invalid("bad requestState payload") from None
     if len(nonce) != NONCE_LEN:
         raise _invalid("bad requestState nonce")
-    header = f"{version}.{kid}".encode("utf-8", "surrogatepass")
+    header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")
     try:
         return keyring.cipher(bytes(secret)).decrypt(nonce, sealed, header)
     except InvalidTag:
