@@ -1,5 +1,5 @@
-"""A naive template matcher (a position-list sweep, O(len(template) x len(uri))): the model the
-bit-set matcher is checked against (VIS-TPL-7)."""
+"""The template matcher written as a position-list sweep (O(len(template) x
+len(uri))), kept as the naive model the bit-set matcher is checked against."""
 
 from __future__ import annotations
 
