@@ -223,32 +223,6 @@ def test_float_literals_scale_once_like_serde(significand: int, exponent: int, n
     assert _same(from_str(text), -magnitude if neg else magnitude)
 
 
-_wild_leaves = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(1 << 70), max_value=1 << 70),
-    st.floats(),
-    st.text(st.characters(), max_size=4),
-)
-
-
-@given(values(_wild_leaves))
-def test_validate_fast_path_never_admits_what_the_exact_check_refuses(value: JSON) -> None:
-    """JSON-VALUE-1: validate's quick pass agrees with the exact structural check."""
-    try:
-        serde_json._validate(value, "value", 0)
-        exact_ok = True
-    except JsonError:
-        exact_ok = False
-    if serde_json._plausible(value, 0):
-        assert exact_ok
-    try:
-        serde_json.validate(value)
-        assert exact_ok
-    except JsonError:
-        assert not exact_ok
-
-
 def test_validate_depth_limit_matches_the_parser() -> None:
     """JSON-VALUE-1, JSON-PARSE-6: validate accepts 127 levels and refuses 128, like from_str."""
     ok: JSON = []
@@ -387,23 +361,6 @@ def test_validate_refuses_a_lone_surrogate_inside_containers(value: JSON) -> Non
         validate(value)
 
 
-def test_the_json_layer_imports_no_typing_at_run_time() -> None:
-    """JSON-VALUE-1: importing the JSON layer and parsing and writing a value with it loads no
-    ``typing`` module (the harness start-up docs/performance.md describes)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from mcp_touchstone import serde_json\n"
-        "serde_json.from_str('[1, 2.5, \"x\"]')\n"
-        "serde_json.to_string({'a': [1]})\n"
-        "print('typing' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
-
-
 @pytest.mark.parametrize("trailing", ["\\u0000", "\\u0041", "\\ud800", "\\uDBFF"])
 def test_a_leading_surrogate_followed_by_a_non_trailing_escape(trailing: str) -> None:
     """JSON-PARSE-3: after a leading surrogate escape any ``\\u`` unit outside DC00..DFFF,
@@ -479,3 +436,21 @@ def test_an_exponent_of_zeros_is_zero_on_the_general_path(text: str, expected: f
     """JSON-NUM-4: an exponent written as zeros only, however many, is 0 for a literal too long
     for the short-float path."""
     assert from_str(text) == expected
+
+
+@pytest.mark.parametrize("module", ["serde_json", "mrtr", "visibility"])
+def test_importing_the_json_layer_or_a_core_loads_no_io_or_pydantic(module: str) -> None:
+    """JSON-VALUE-1's layer and the cores it serves are pure: importing one and using it loads
+    no ``subprocess``, ``selectors`` or ``pydantic``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        f"import mcp_touchstone.{module}\n"
+        "from mcp_touchstone import serde_json\n"
+        "serde_json.to_string(serde_json.from_str('[1, 2.5e-7, {\"x\": null}]'))\n"
+        "print(sorted({'subprocess', 'selectors', 'pydantic'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

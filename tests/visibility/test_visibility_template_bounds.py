@@ -1,6 +1,6 @@
 """The template matcher's memory and work stay bounded by its input (VIS-TPL-6, VIS-TPL-7).
 
-The bit-set matcher is checked against the old position-list sweep (``_naive_template``) on the
+The bit-set matcher is checked against a naive position-list sweep (``_naive_template``) on the
 same answers; its work is counted in interpreter calls (never timed), and its memo is bounded by
 template size.
 """

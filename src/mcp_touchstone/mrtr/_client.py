@@ -18,8 +18,9 @@ Mirrors ``neva/src/client/mrtr.rs`` at ``e6822d7`` (``fulfil_input``, ``run_with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, field
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._client_meta import (
     PROTOCOL_VERSION,
     apply_client_meta,
@@ -31,8 +32,7 @@ from mcp_touchstone.mrtr._client_reads import (
     read_input_required,
     read_server_info,
 )
-from mcp_touchstone.mrtr._copy import copy_json
-from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
+from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_REQUEST, RpcError
 from mcp_touchstone.mrtr._requests import InputKind, InputRequest
 from mcp_touchstone.serde_json import JSON
 
@@ -60,8 +60,6 @@ __all__ = [
 
 DEFAULT_MAX_MRTR_ROUNDS = 8
 """neva's ``DEFAULT_MAX_MRTR_ROUNDS``: re-issues allowed after the first send."""
-INVALID_REQUEST = -32600
-"""JSON-RPC InvalidRequest: no handler for a requested kind; a batch neva will not send."""
 ROUNDS_EXHAUSTED = "MRTR exceeded the maximum number of rounds"
 """The ``-32603`` message when the round budget runs out (MRTR-CLIENT-6)."""
 
@@ -83,7 +81,7 @@ Observer = Callable[[dict[str, JSON]], None]
 """Called with every response the loop handles, where neva calls ``record_server_info``."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TraceContext:
     """W3C trace context a provider hands back for one outbound request."""
 
@@ -92,7 +90,7 @@ class TraceContext:
     baggage: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ClientOptions:
     """What the loop needs of neva's ``McpOptions``.
 
@@ -134,7 +132,7 @@ def _root(root: JSON) -> JSON:
     assert isinstance(root, dict)
     out: dict[str, JSON] = {"uri": root["uri"], "name": root["name"]}
     if root.get("_meta") is not None:
-        out["_meta"] = copy_json(root["_meta"])
+        out["_meta"] = deepcopy(root["_meta"])
     return out
 
 
@@ -180,7 +178,7 @@ def run_with_mrtr(
     raise RpcError(INTERNAL_ERROR, ROUNDS_EXHAUSTED)
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Slot:
     method: str
     original: JSON
@@ -212,7 +210,7 @@ def _same_id(a: JSON, b: JSON) -> bool:
 def _notification(item: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"jsonrpc": "2.0", "method": item["method"]}
     if item.get("params") is not None:
-        out["params"] = copy_json(item["params"])
+        out["params"] = deepcopy(item["params"])
     return out
 
 

@@ -11,8 +11,10 @@ Mirrors ``apply_client_meta`` (``client/mrtr.rs:107-179``), ``Request::meta`` an
 from __future__ import annotations
 
 import re
+from copy import deepcopy
+from typing import TYPE_CHECKING
 
-from mcp_touchstone.mrtr._copy import copy_json
+from mcp_touchstone._rust import I64_MAX, I64_MIN
 from mcp_touchstone.mrtr._meta import (
     CLIENT_CAPABILITIES_KEY,
     META_FIELDS,
@@ -21,7 +23,6 @@ from mcp_touchstone.mrtr._meta import (
 )
 from mcp_touchstone.serde_json import JSON
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time
 if TYPE_CHECKING:
     from mcp_touchstone.mrtr._client import ClientOptions
 
@@ -53,7 +54,6 @@ _HEX = "[0-9a-fA-F]"
 _HYPHENATED = f"{_HEX}{{8}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{4}}-{_HEX}{{12}}"
 _UUID = re.compile(rf"{_HEX}{{32}}|{_HYPHENATED}|\{{{_HYPHENATED}\}}|urn:uuid:{_HYPHENATED}")
 _I64 = re.compile(r"[+-]?[0-9]+")
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def _canonical_uuid(text: str) -> str | None:
@@ -68,7 +68,7 @@ def _segment(text: str) -> str:
     uuid = _canonical_uuid(text)
     if uuid is not None:
         return uuid
-    if _I64.fullmatch(text) and _I64_MIN <= int(text) <= _I64_MAX:
+    if _I64.fullmatch(text) and I64_MIN <= int(text) <= I64_MAX:
         return str(int(text))
     return text
 
@@ -80,7 +80,7 @@ def _progress_token(value: JSON) -> JSON:
     (``shared/memchr.rs:24``), and re-joined segment by segment (``ArcSlice``'s ``Display``):
     ``"a//b"`` is ``"a/b"``, ``"/"`` is ``""``."""
     if isinstance(value, int):
-        return value - (1 << 64) if value > _I64_MAX else value
+        return value - (1 << 64) if value > I64_MAX else value
     if isinstance(value, str):
         uuid = _canonical_uuid(value)
         if uuid is not None:
@@ -117,7 +117,7 @@ def _typed_meta(params: JSON) -> dict[str, JSON]:
     else:
         return {}
     token = members.get("progressToken")
-    if isinstance(token, int) and not _I64_MIN <= token < (1 << 64):
+    if isinstance(token, int) and not I64_MIN <= token < (1 << 64):
         # serde_json reads such an integer as f64, which ProgressToken refuses.
         return {}
     kept: dict[str, JSON] = {}
@@ -151,9 +151,9 @@ def apply_client_meta(
     retry, ``inputResponses`` and ``requestState`` are written on the params
     (MRTR-CLIENT-2, MRTR-CLIENT-5).
     """
-    params = copy_json(params)
+    params = deepcopy(params)
     fields = _typed_meta(params)
-    fields["io.modelcontextprotocol/clientInfo"] = copy_json(options.client_info)
+    fields["io.modelcontextprotocol/clientInfo"] = deepcopy(options.client_info)
     fields["io.modelcontextprotocol/protocolVersion"] = PROTOCOL_VERSION
     fields[CLIENT_CAPABILITIES_KEY] = declared_capabilities(options)
     trace = options.trace_context() if options.trace_context is not None else None
@@ -175,7 +175,7 @@ def apply_client_meta(
         return params
     retry: dict[str, JSON] = params if isinstance(params, dict) else {}
     if input_responses is not None:
-        retry["inputResponses"] = copy_json(input_responses)
+        retry["inputResponses"] = deepcopy(input_responses)
     if request_state is not None:
         retry["requestState"] = request_state
     return retry

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from mcp_touchstone._rust import USIZE_MAX
 from mcp_touchstone._serde import unexpected
 from mcp_touchstone.mrtr._errors import PARSE_ERROR, RpcError
 from mcp_touchstone.mrtr._meta import (
@@ -60,7 +61,7 @@ _USIZE = re.compile(r"\+?[0-9]+")
 
 
 def _usize(text: str) -> int:
-    return int(text) if _USIZE.fullmatch(text) and int(text) < (1 << 64) else 0
+    return int(text) if _USIZE.fullmatch(text) and int(text) <= USIZE_MAX else 0
 
 
 def _icon_size(text: JSON) -> JSON:

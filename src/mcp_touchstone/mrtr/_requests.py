@@ -22,12 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import cast
 
-from mcp_touchstone._serde import (
-    I32_MAX,
-    I32_MIN,
-    unexpected,
-    unit_variant_error,
-)
+from mcp_touchstone._rust import I32_MAX, I32_MIN
+from mcp_touchstone._serde import unexpected, unit_variant_error
 from mcp_touchstone.mrtr._answers import AnswerError
 from mcp_touchstone.mrtr._answers import _content as _one_or_many_content
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError

@@ -1,4 +1,5 @@
-"""The byte-level nesting measure equals the regex definition on valid JSON (JSON-PARSE-6)."""
+"""JSON-PARSE-6: ``from_str`` refuses exactly the valid JSON texts whose running count of brackets
+outside strings reaches ``MAX_DEPTH``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_touchstone import _json_read
 from mcp_touchstone.serde_json import MAX_DEPTH, JsonError, from_str, to_string
 from tests.strategies.json import values
 
@@ -46,19 +46,27 @@ def _nested_texts(draw: st.DrawFn) -> str:
     return text
 
 
+def _refused_as_too_deep(text: str) -> bool:
+    try:
+        from_str(text)
+    except JsonError as exc:
+        return str(exc) == "recursion limit exceeded"
+    return False
+
+
 @given(_nested_texts())
-def test_byte_depth_equals_the_definition(text: str) -> None:
-    """``_too_deep_bytes`` equals the definition on valid JSON nested to any depth around 128,
-    escaped quotes and backslashes inside the strings between the levels."""
+def test_depth_limit_is_the_bracket_count_outside_strings(text: str) -> None:
+    """JSON-PARSE-6 on valid JSON nested to any depth around 128, escaped quotes and
+    backslashes inside the strings between the levels."""
     json.loads(text)  # valid by construction
-    assert _json_read._too_deep_bytes(text.encode()) == _too_deep(text)
+    assert _refused_as_too_deep(text) == _too_deep(text)
 
 
 @given(values(), st.integers(0, 140))
-def test_byte_depth_equals_the_definition_on_wrapped_values(value: object, depth: int) -> None:
-    """The same on any JSON value the layer writes, wrapped ``depth`` arrays deep."""
+def test_depth_limit_counts_around_any_written_value(value: object, depth: int) -> None:
+    """JSON-PARSE-6 on any JSON value the layer writes, wrapped ``depth`` arrays deep."""
     text = "[" * depth + to_string(value) + "]" * depth  # type: ignore[arg-type]
-    assert _json_read._too_deep_bytes(text.encode()) == _too_deep(text)
+    assert _refused_as_too_deep(text) == _too_deep(text)
 
 
 def test_depth_limit_edges_through_from_str() -> None:
