@@ -52,8 +52,8 @@ demo: $(STAMP_RUN)
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
 ## Installs what the tests need first: .venv, the Node deps, redis-server, Chromium.
 test: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples assurance
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples assurance
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen assurance
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen assurance
 	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
