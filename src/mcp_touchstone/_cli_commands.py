@@ -234,7 +234,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _UsageError(f"cannot write badges into {args.badge}: {exc.strerror}") from None
     # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
-    _write_stdout(_report.render(assessment, args.format, vectors_dir=str(root)) + "\n")
+    if args.format == "html":  # One self-contained page (mcp_touchstone._html_report).
+        from mcp_touchstone._html_report import render_run
+
+        text = render_run(assessment, vectors_dir=str(root))
+    else:
+        text = _report.render(assessment, args.format, vectors_dir=str(root))
+    _write_stdout(text + "\n")
     return 0 if assessment.conformant else 1
 
 
