@@ -63,3 +63,9 @@ def test_doc_block_runs(
         check=False,
     )
     assert run.returncode == 0, f"{doc} block {index}:\n{run.stderr[-3000:]}"
+
+
+def test_readme_server_is_the_spec_example() -> None:
+    """The README's server is spec/adapters.md's first example, word for word (one text, two
+    places: they cannot drift)."""
+    assert _blocks("README.md")[0] == _blocks("spec/adapters.md")[0]
