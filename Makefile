@@ -177,9 +177,10 @@ clean:
 ## install.  `make test` and `make slow` depend on both.
 .PHONY: redis-server chromium
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$$@" >/dev/null' apt-get
-CHROMIUM_NAMES := chromium chromium-browser google-chrome
+CHROMIUM_NAMES ?= chromium chromium-browser google-chrome
+REDIS_SERVER ?= redis-server
 redis-server:
-	@command -v redis-server >/dev/null || { \
+	@command -v $(REDIS_SERVER) >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing redis-server (apt-get)"; $(APT_INSTALL) redis-server; \
 	  else echo "make: redis-server is needed by the adapter tests: install it (Debian: sudo apt-get install redis-server; macOS: brew install redis)"; exit 1; fi; }
 chromium:
