@@ -34,7 +34,8 @@ def redis_url() -> Iterator[str]:
 
 
 def test_the_docs_have_blocks_to_run() -> None:
-    """The README shows a complete server; spec/adapters.md shows it, FastMCP and the stores."""
+    """SETUP-3: the README shows a complete server; spec/adapters.md shows it, FastMCP and the
+    stores."""
     assert len(_blocks("README.md")) >= 1
     assert len(_blocks("spec/adapters.md")) >= 3
 
@@ -43,7 +44,8 @@ def test_the_docs_have_blocks_to_run() -> None:
 def test_doc_block_runs(
     doc: str, index: int, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """Each block exits 0 run as a script in an empty directory (its asserts are its checks)."""
+    """SETUP-3: each block exits 0 run as a script in an empty directory (its asserts are its
+    checks)."""
     block = _blocks(doc)[index]
     for line in block.splitlines():
         if line.startswith(("from mcp_touchstone", "import mcp_touchstone")):
@@ -66,6 +68,6 @@ def test_doc_block_runs(
 
 
 def test_readme_server_is_the_spec_example() -> None:
-    """The README's server is spec/adapters.md's first example, word for word (one text, two
-    places: they cannot drift)."""
+    """SETUP-3: the README's server is spec/adapters.md's first example, word for word (one text,
+    two places: they cannot drift)."""
     assert _blocks("README.md")[0] == _blocks("spec/adapters.md")[0]

@@ -32,8 +32,8 @@ def _sh_lines(text: str) -> list[str]:
 
 @pytest.mark.slow
 def test_readme_five_minute_path_from_the_wheel(tmp_path: Path) -> None:
-    """Every command of the five-minute block, then the pytest plugin's, exits 0 and says what
-    the README says it does."""
+    """SETUP-2: every command of the five-minute block, then the pytest plugin's, exits 0 and says
+    what the README says it does."""
     first, *rest = _sh_lines(SECTION)
     assert first == "pip install mcp-touchstone"
     plugin = next(c for c in rest if c.startswith("pytest --touchstone-impl"))

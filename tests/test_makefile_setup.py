@@ -27,8 +27,8 @@ def _make(*args: str, env: dict[str, str] | None = None) -> subprocess.Completed
 
 
 def test_present_programs_need_nothing() -> None:
-    """With redis-server and Chromium installed (as `make test` leaves them) the targets are
-    silent no-ops."""
+    """SETUP-1: with redis-server and Chromium installed (as `make test` leaves them) the targets
+    are silent no-ops."""
     done = _make("redis-server", "chromium")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == ""
@@ -44,8 +44,8 @@ def test_present_programs_need_nothing() -> None:
 def test_missing_program_without_root_is_one_line(
     tmp_path: Path, target: str, override: str, named: str
 ) -> None:
-    """Not root (an `id` answering 1000 first on PATH), a missing program stops the target with
-    one line naming it and how to install it; nothing is attempted."""
+    """SETUP-1: not root (an `id` answering 1000 first on PATH), a missing program stops the target
+    with one line naming it and how to install it; nothing is attempted."""
     fake = tmp_path / "id"
     fake.write_text("#!/bin/sh\necho 1000\n")
     fake.chmod(0o755)

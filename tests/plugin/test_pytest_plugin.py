@@ -34,7 +34,7 @@ def _ids(path: Path) -> list[str]:
 
 
 def test_plugin_is_inert_unless_asked(pytester: pytest.Pytester) -> None:
-    """Without --touchstone-impl, a test run is untouched: no vector items, no harness."""
+    """PYTEST-1: without --touchstone-impl, a test run is untouched: no vector items, no harness."""
     pytester.makepyfile("def test_one():\n    assert True\n")
     result = pytester.runpytest_subprocess("-q")
     result.assert_outcomes(passed=1)
@@ -47,8 +47,8 @@ def test_plugin_is_inert_unless_asked(pytester: pytest.Pytester) -> None:
 def test_collects_applicable_vectors_named_by_semantic_and_id(
     pytester: pytest.Pytester, subset: Path
 ) -> None:
-    """Every vector of an announced operation is an item `touchstone::<semantic>::<id>`; the
-    others are counted as not applicable; test files are not collected unless named."""
+    """PYTEST-2: every vector of an announced operation is an item `touchstone::<semantic>::<id>`;
+    the others are counted as not applicable; test files are not collected unless named."""
     pytester.makepyfile("def test_mine():\n    assert True\n")
     result = pytester.runpytest_subprocess(
         "--co", "-q", "--touchstone-impl", NODE_IMPL, "--touchstone-vectors", str(subset)
@@ -70,8 +70,8 @@ def test_collects_applicable_vectors_named_by_semantic_and_id(
 
 
 def test_node_harness_with_its_baseline_passes(pytester: pytest.Pytester) -> None:
-    """The Node.js harness over every shipped vector with its baseline: no failure; each
-    baseline entry that fails is an xfail."""
+    """PYTEST-2, PYTEST-5: the Node.js harness over every shipped vector with its baseline: no
+    failure; each baseline entry that fails is an xfail."""
     baseline = json.loads((NODE / "baseline.json").read_text())
     result = pytester.runpytest_subprocess(
         "-q",
@@ -90,9 +90,9 @@ def test_node_harness_with_its_baseline_passes(pytester: pytest.Pytester) -> Non
 def test_planted_bug_fails_with_why_and_first_path(
     pytester: pytest.Pytester, subset: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """TOUCHSTONE_NODE_PLANT=path-prefix: the path vectors it breaks fail, each showing the
-    vector's why and the first differing JSON path; -x stops at the first; --lf reruns only
-    the failures."""
+    """PYTEST-4, PYTEST-2: TOUCHSTONE_NODE_PLANT=path-prefix: the path vectors it breaks fail, each
+    showing the vector's why and the first differing JSON path; -x stops at the first; --lf reruns
+    only the failures."""
     monkeypatch.setenv("TOUCHSTONE_NODE_PLANT", "path-prefix")
     args = (
         "--touchstone-impl",
@@ -126,7 +126,7 @@ def test_planted_bug_fails_with_why_and_first_path(
 
 
 def test_xdist_runs_one_harness_per_worker(pytester: pytest.Pytester, subset: Path) -> None:
-    """With -n 2 each worker starts one harness process and asks it every case it runs."""
+    """PYTEST-3: with -n 2 each worker starts one harness process and asks it every case it runs."""
     log = pytester.path / "starts.log"
     wrapper = pytester.path / "harness.py"
     wrapper.write_text(
@@ -145,8 +145,8 @@ def test_xdist_runs_one_harness_per_worker(pytester: pytest.Pytester, subset: Pa
 
 
 def test_baseline_entries_are_strict_xfails(pytester: pytest.Pytester, subset: Path) -> None:
-    """A baseline id entry is a strict xfail: against the reference (which passes it) it is
-    XPASS(strict), a failure, as a stale entry fails `touchstone run`; an unknown id is a usage
+    """PYTEST-5: a baseline id entry is a strict xfail: against the reference (which passes it) it
+    is XPASS(strict), a failure, as a stale entry fails `touchstone run`; an unknown id is a usage
     error naming it."""
     baseline = pytester.path / "baseline.json"
     baseline.write_text(
@@ -193,8 +193,8 @@ def test_baseline_entries_are_strict_xfails(pytester: pytest.Pytester, subset: P
 def test_a_harness_that_dies_errors_its_case_and_is_restarted(
     pytester: pytest.Pytester, subset: Path
 ) -> None:
-    """A harness exiting at one case fails that item with its exit status and stderr; a fresh
-    process answers the next."""
+    """PYTEST-3: a harness exiting at one case fails that item with its exit status and stderr; a
+    fresh process answers the next."""
     marker = pytester.path / "died"
     harness = pytester.path / "dying.py"
     harness.write_text(

@@ -54,8 +54,8 @@ def _visible(browser: Browser, selector: str) -> bool:
 def test_run_report_shows_the_matrix_and_opens_each_failure(
     tmp_path: Path, browser: Browser
 ) -> None:
-    """The Node harness with a planted bug: the page says not conformant in red, its matrix
-    agrees with the JSON report cell for cell, every failure is listed closed, and a click on
+    """HTML-2, HTML-1: the Node harness with a planted bug: the page says not conformant in red, its
+    matrix agrees with the JSON report cell for cell, every failure is listed closed, and a click on
     one shows its why, its first differing path and its diff."""
     page, data = tmp_path / "report.html", tmp_path / "report.json"
     env = {**os.environ, "TOUCHSTONE_NODE_PLANT": "path-prefix"}
@@ -147,9 +147,9 @@ def _vector(vid: str, operation: str = "scope.resolve_matching_grants") -> Vecto
 
 
 def test_run_report_escapes_what_the_implementation_says(tmp_path: Path, browser: Browser) -> None:
-    """VEC-REPORT-3 for HTML: the implementation's name, answers, messages and stderr are text
-    on the page, never markup: no element and no script of theirs exists, and the words are
-    shown as sent."""
+    """HTML-4, HTML-1 (VEC-REPORT-3 for HTML): the implementation's name, answers, messages and
+    stderr are text on the page, never markup: no element and no script of theirs exists, and the
+    words are shown as sent."""
     report = Report(
         implementation={"name": EVIL, "version": "1", "language": "x"},
         results=(
@@ -203,8 +203,8 @@ def _audit_report() -> AuditReport:
 
 
 def test_audit_report_shows_each_probe_and_its_evidence(tmp_path: Path, browser: Browser) -> None:
-    """The audit page: each probe's outcome in its row, the finding in red, its evidence one
-    click away (the exact request and answer), and the server's text escaped."""
+    """HTML-3, HTML-4: the audit page: each probe's outcome in its row, the finding in red, its
+    evidence one click away (the exact request and answer), and the server's text escaped."""
     page = tmp_path / "audit.html"
     page.write_text(render_audit(_audit_report()))
     browser.open(page)
@@ -237,7 +237,7 @@ def _free_port() -> int:
 
 
 def test_audit_html_of_the_example_server(tmp_path: Path, browser: Browser) -> None:
-    """`touchstone audit --format html` against the example server: one row per probe of the
+    """HTML-3: `touchstone audit --format html` against the example server: one row per probe of the
     JSON report, with the same outcomes."""
     port = _free_port()
     server = subprocess.Popen(
