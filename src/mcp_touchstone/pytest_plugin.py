@@ -25,8 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from mcp_touchstone._errors import TouchstoneError
+
 if TYPE_CHECKING:
     from mcp_touchstone.conformance import Result, Vector
+    from mcp_touchstone.conformance._baseline import Baseline
     from mcp_touchstone.conformance._worker import Worker
 
 __all__ = ["VectorItem"]
@@ -104,7 +107,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.close()
 
 
-class _NotPassedError(Exception):
+class _NotPassedError(TouchstoneError):
     """A vector that did not pass; its lines are what ``touchstone run`` prints for it."""
 
     def __init__(self, lines: list[str]) -> None:
@@ -169,6 +172,8 @@ class _Session:
         self.timeout = float(config.getoption("--touchstone-timeout"))
         self.summary: list[str] = []
         self.worker: Worker | None = None
+        self.started: tuple[dict[str, Any], list[str]] | None = None
+        """The first ``start`` answer; a restarted process must answer the same."""
         self.seq = 0
 
     def collect(self, session: pytest.Session) -> list[VectorItem]:
@@ -219,7 +224,7 @@ class _Session:
         except VectorError as exc:
             raise pytest.UsageError(f"--touchstone-vectors: {exc}") from None
 
-    def _baseline(self, vectors: list[Vector]) -> Any:
+    def _baseline(self, vectors: list[Vector]) -> Baseline:
         from mcp_touchstone.conformance import _baseline
 
         path = self.config.getoption("--touchstone-baseline")
@@ -246,7 +251,8 @@ class _Session:
         self.worker = worker
         worker.send_start()
         implementation, operations = worker.read_start(self.timeout)
-        self.started = (implementation, operations)
+        if self.started is None:
+            self.started = (implementation, operations)
         return implementation, operations
 
     def ask(self, vector: Vector) -> Result:
@@ -256,8 +262,16 @@ class _Session:
         from mcp_touchstone.conformance._results import NoAnswerError
         from mcp_touchstone.conformance._worker import _parse, _read_line, _score, request_line
 
-        if self.worker is None and self._start() != self.started:
-            raise ProtocolError("the restarted implementation answered start differently")
+        if self.worker is None:
+            try:
+                again = self._start()
+            except ProtocolError as exc:
+                self._retire()
+                return Result(vector, Verdict.ERROR, message=f"restarting the harness: {exc}")
+            if again != self.started:
+                self._retire()
+                message = "the restarted implementation answered start differently"
+                return Result(vector, Verdict.ERROR, message=message)
         worker = self.worker
         assert worker is not None
         assert worker.proc.stdin is not None

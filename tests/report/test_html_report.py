@@ -92,8 +92,7 @@ def test_run_report_shows_the_matrix_and_opens_each_failure(
     for r in report["results"]:
         row = counts.setdefault(r["operation"], dict.fromkeys(COLUMNS, 0))
         column = {"pass": "pass", "not_applicable": "n/a"}.get(r["verdict"], r["verdict"])
-        counts[r["operation"]]["expected" if "baseline" in r else column] += 1
-        del row
+        row["expected" if "baseline" in r else column] += 1
     rows = browser.js(
         "[...document.querySelectorAll('table.matrix tr.operation')]"
         ".map(tr => [...tr.cells].map(c => c.innerText))"
