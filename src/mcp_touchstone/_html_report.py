@@ -58,8 +58,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1em; }
 dt { font-weight: 600; } dd { margin: 0; }
 pre { background: #f6f8fa; padding: .5em; overflow-x: auto; white-space: pre-wrap;
       word-break: break-all; font: 13px/1.35 ui-monospace, monospace; margin: .3em 0; }
-.del { background: #ffebe9; display: block; } .add { background: #dafbe1; display: block; }
-.hunk { color: #6e7781; display: block; }
+pre.diff span { display: block; min-height: 1.35em; }
+.del { background: #ffebe9; } .add { background: #dafbe1; } .hunk { color: #6e7781; }
 code { font: 13px ui-monospace, monospace; }
 """
 
@@ -101,11 +101,10 @@ def _diff(expected: JSON, actual: JSON) -> str:
             if line.startswith("-")
             else "add"
             if line.startswith("+")
-            else ""
+            else "same"
         )
-        text = escape(line)
-        out.append(f'<span class="{kind}">{text}</span>' if kind else text)
-    return '<pre class="diff">' + "\n".join(out) + "</pre>"
+        out.append(f'<span class="{kind}">{escape(line)}</span>')
+    return '<pre class="diff">' + "".join(out) + "</pre>"  # Each line a block of its own.
 
 
 def _impl_name(implementation: dict[str, JSON]) -> str:

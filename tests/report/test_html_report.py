@@ -120,6 +120,9 @@ def test_run_report_shows_the_matrix_and_opens_each_failure(
     assert comment in text
     assert f"first difference\n{target['first_difference']}" in text
     assert _visible(browser, f"{selector} pre.diff span.add")
+    diff = browser.js(f'document.querySelector("{selector} pre.diff").innerText')
+    assert diff.startswith("--- expected\n+++ actual\n@@ ")
+    assert "\n\n" not in diff  # one line of the diff, one line on screen
     added = browser.js(
         f'getComputedStyle(document.querySelector("{selector} span.add")).backgroundColor'
     )
