@@ -172,7 +172,8 @@ clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus
 
 ## redis-server, chromium: the system programs the tests start (a real Redis on a loopback port;
-## Debian's Chromium, headless, for the HTML report's browser test).  Present: nothing to do.
+## Debian's Chromium, headless, with a font for its screenshots, for the HTML report's browser
+## test).  Present: nothing to do.
 ## Missing: apt-get install when root with apt-get (as CI is); otherwise one line saying what to
 ## install.  `make test` and `make slow` depend on both.
 .PHONY: redis-server chromium
@@ -185,5 +186,5 @@ redis-server:
 	  else echo "make: redis-server is needed by the adapter tests: install it (Debian: sudo apt-get install redis-server; macOS: brew install redis)"; exit 1; fi; }
 chromium:
 	@for b in $(CHROMIUM) $(CHROMIUM_NAMES); do command -v $$b >/dev/null && exit 0; done; \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing chromium (apt-get)"; $(APT_INSTALL) chromium; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing chromium (apt-get)"; $(APT_INSTALL) chromium fonts-liberation; \
 	  else echo "make: Chromium is needed by the HTML report's browser test: install it (Debian: sudo apt-get install chromium; or put chromium on PATH, or set CHROMIUM=/path/to/chrome)"; exit 1; fi
