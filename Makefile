@@ -70,9 +70,10 @@ bench: $(STAMP_BENCH)
 
 ## chio-peer: build Chio's own portable scope matcher (bb-connor/arc d2816aa0, chio-kernel-core)
 ## from its source, offline, as the scope batch bench's in-run peer (bench/chio_peer/build.py;
-## about 65 s clean on 2 cores, under a second when nothing changed).  Needs cargo, a Chio git dir
-## (CHIO_GIT, default the bb-connor/arc mirror) and Debian's librust-*-dev crate packages, which it
-## installs with apt-get when missing (root and the Debian archive needed, as .ci/run installs
+## about 65 s clean on 2 cores, under a second when nothing changed).  Needs cargo, CHIO_GIT
+## (the git dir of a clone of bb-connor/arc holding d2816aa0; no default) and Debian's
+## librust-*-dev crate packages, which it installs with apt-get when missing (root and the Debian
+## archive needed, as .ci/run installs
 ## redis).  Not part of test or CI: Chio's source exists only where someone fetched it.
 .PHONY: chio-peer chio-peer-check
 chio-peer: $(STAMP_DEV)
@@ -123,8 +124,8 @@ leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 ## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
 ## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), FIRST=A to start at
 ## rank A of the seeded ranking (a fresh batch: FIRST=281 SAMPLE=360), SHARD=i/n (two shards may
-## run side by side), BUDGET=s per package (default 3600). Results persist in
-## assurance/results/: a re-run is incremental.
+## run side by side), BUDGET=s per package (default 3600). Results persist in the ignored
+## assurance/results/ (a re-run is incremental; CI keeps it as an artifact).
 SAMPLE ?= 40
 FIRST ?= 1
 SEED ?= 13

@@ -1,4 +1,4 @@
-"""The README's examples run as written, and it agrees with the Makefile (issue 14 friction)."""
+"""The README's examples run as written, and it agrees with the Makefile."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ Every difference is explained by ``explain_all`` below, mechanically from the ca
 the two answers (a candidate point counts only when the answer the seed's version gives follows
 from the peer's and equals ours), or it is reported as a finding (the id, the input and both
 answers) and the check exits 1.  The explanations are the four points in which Chio's snapshot
-``d2816aa0`` differs from the version the seed describes (``/work/shared/reference/chio.md``
+``d2816aa0`` differs from the version the seed describes (the upstream notes' ``chio.md``
 §4.10), and two in which this build's Debian serde/serde_json differ from the versions in Chio's
 ``Cargo.lock`` (not Chio's source, not our reference).
 ``--write-baseline`` rewrites the baseline from (b)'s failures, each

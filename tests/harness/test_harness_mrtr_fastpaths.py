@@ -1,4 +1,4 @@
-"""The ``mrtr`` adapters' per-case shortcuts (issue 11) answer exactly as the general paths do:
+"""The ``mrtr`` adapters' per-case shortcuts answer exactly as the general paths do:
 the keyring table, the script's ``ask`` requests decoded once, and SHA-256 without hashlib."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: the runner and CLI defects an adversarial probe found, one regression test each.
+"""The runner and CLI defects an adversarial probe found, one regression test each.
 
 Each test is named after its defect (``test_issue14_d<N>_...``) and failed before the fix.
 """

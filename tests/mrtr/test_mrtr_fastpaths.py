@@ -1,4 +1,4 @@
-"""Differentials for the requestState payload's fast paths (issue 13): each one gives the answer
+"""Differentials for the requestState payload's fast paths: each one gives the answer
 of the general path it short-cuts, errors byte for byte (MRTR-PAYLOAD-*). The token layer's and
 the binding's: test_mrtr_token_fastpaths.py."""
 

@@ -1,4 +1,4 @@
-"""Differentials for the token layer's and the binding's fast paths (issue 13): each gives the
+"""Differentials for the token layer's and the binding's fast paths: each gives the
 answer of the general path it short-cuts, errors byte for byte (MRTR-OPEN-2..8, MRTR-B64-1,
 MRTR-BIND-1, MRTR-SEAL-1..3). The payload's fast paths: test_mrtr_fastpaths.py."""
 

@@ -187,7 +187,7 @@ def test_baseline_entries_are_strict_xfails(pytester: pytest.Pytester, subset: P
         str(baseline),
     )
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
-    assert "no vector has the id scope-path-no-such-vector" in bad.stderr.str()
+    assert "no vector has the id 'scope-path-no-such-vector'" in bad.stderr.str()
 
 
 def test_a_harness_that_dies_errors_its_case_and_is_restarted(

@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import unit_variant_error
+from mcp_touchstone.mrtr._input import InputKind
 from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
-from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._structs import (
     Reader,
     option,
