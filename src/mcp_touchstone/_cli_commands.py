@@ -269,7 +269,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _UsageError(f"cannot write badges into {args.badge}: {exc.strerror}") from None
     # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
-    _write_stdout(_report.render(assessment, args.format, vectors_dir=str(root)) + "\n")
+    if args.format == "html":  # One self-contained page (mcp_touchstone._html_report).
+        from mcp_touchstone._html_report import render_run
+
+        text = render_run(assessment, vectors_dir=str(root))
+    else:
+        text = _report.render(assessment, args.format, vectors_dir=str(root))
+    _write_stdout(text + "\n")
     if baseline_out is not None:
         # CONF-BASE-1: recording a baseline is what was asked; it succeeded.
         n = len(doc["entries"])
@@ -313,7 +319,7 @@ def _add_audit(sub: Any) -> None:
     a.add_argument(
         "--fail-on", default="medium", help="lowest severity that fails (default medium)"
     )
-    a.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    a.add_argument("--format", choices=("table", "json", "markdown", "html"), default="table")
     a.add_argument("--report", help="also write the JSON report to this file")
     a.add_argument("--max-requests", type=int, default=300, help="request budget (default 300)")
     a.add_argument("--ttl-wait", type=float, default=0.0, help="seconds to wait for TTL-1 (≤ 900)")
@@ -483,7 +489,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="run N implementation processes side by side; 0 or auto: one per CPU (default: 1)",
     )
-    r.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    r.add_argument("--format", choices=("table", "json", "markdown", "html"), default="table")
     r.add_argument("--report", help="also write the JSON report to this file (atomically)")
     r.add_argument("--badge", metavar="DIR", help="write shields.io endpoint JSON per semantic")
     r.add_argument("--expected-failures", metavar="FILE", help="baseline of known failures")
@@ -527,6 +533,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     d.set_defaults(func=_cmd_drt)
     _add_audit(sub)
+    from mcp_touchstone.examples import add_parser as add_example
+
+    add_example(sub)
     return p
 
 

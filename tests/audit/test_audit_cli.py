@@ -39,11 +39,11 @@ def _audit(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]
 
 @pytest.fixture(scope="module")
 def example_url() -> Iterator[str]:
-    """``python examples/server.py`` on a free loopback port."""
+    """``python -m mcp_touchstone.examples.server`` on a free loopback port."""
     port = _free_port()
     env = {**os.environ, "PORT": str(port), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "server.py")],
+        [sys.executable, "-m", "mcp_touchstone.examples.server"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -57,7 +57,7 @@ def example_url() -> Iterator[str]:
             except OSError:
                 time.sleep(0.2)
         else:
-            pytest.fail("examples/server.py did not listen within 30 s")
+            pytest.fail("the example server did not listen within 30 s")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()

@@ -242,7 +242,12 @@ def main(args: Any) -> int:
     except Exception as exc:
         print(f"touchstone: audit could not be made: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    text = render(report, args.format)
+    if args.format == "html":  # One self-contained page (mcp_touchstone._html_report).
+        from mcp_touchstone._html_report import render_audit
+
+        text = render_audit(report)
+    else:
+        text = render(report, args.format)
     if args.report:
         from mcp_touchstone.conformance._files import write_atomic
 

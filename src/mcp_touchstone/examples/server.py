@@ -1,4 +1,5 @@
-"""A runnable MCP server with all three semantics in front of it (`python examples/server.py`).
+"""A runnable MCP server with all three semantics in front of it
+(`python -m mcp_touchstone.examples.server`; its text: `touchstone example server`).
 
 * visibility: `purge_bucket` declares the scope `admin`; a caller without it neither sees it
   listed nor can tell it from a tool that does not exist;

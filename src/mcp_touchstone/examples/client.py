@@ -1,5 +1,5 @@
-"""Talk to `examples/server.py` over streamable HTTP (2026-07-28) and show what each caller gets
-(`python examples/client.py [URL]`, default http://127.0.0.1:8765/mcp).
+"""Talk to the example server over streamable HTTP (2026-07-28) and show what each caller gets
+(`python -m mcp_touchstone.examples.client [URL]`, default http://127.0.0.1:8765/mcp).
 
 1. alice lists the tools: `purge_bucket` (it needs `admin`) is not there;
 2. alice calls `purge_bucket` and `no_such_tool`: the two answers are the same bytes, but for
