@@ -164,3 +164,16 @@ proofs-mutants: $(STAMP_PROOFS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus
+
+## upstream-harnesses: build the upstream harnesses offline from Debian's crate packages
+## (serde_json for json.*; Chio's chio-peer for scope.*, which needs CHIO_GIT; neva and turbomcp
+## cannot be built offline, docs/upstream-matrix.md says why). Builds what it can.
+.PHONY: upstream-harnesses upstream-matrix
+upstream-harnesses: $(STAMP_DEV)
+	$(BIN)/python conformance/upstream/serde_json/build.py
+	@$(BIN)/python bench/chio_peer/build.py || echo "upstream-harnesses: Chio's harness is not built (the reason is above)"
+
+## upstream-matrix: every shipped vector against the reference, each upstream harness and the
+## Node harness; writes docs/upstream-matrix.md (conformance/upstream/matrix.py).
+upstream-matrix: upstream-harnesses $(NODE_STAMP)
+	$(BIN)/python conformance/upstream/matrix.py

@@ -75,7 +75,7 @@ def resolved_version() -> str:
     writes ``build/Cargo.lock`` without building)."""
     subprocess.run(["cargo", "generate-lockfile", "--offline"], cwd=BUILD, check=True)
     lock = tomllib.loads((BUILD / "Cargo.lock").read_text())
-    return next(p["version"] for p in lock["package"] if p["name"] == "serde_json")
+    return str(next(p["version"] for p in lock["package"] if p["name"] == "serde_json"))
 
 
 def build() -> None:
