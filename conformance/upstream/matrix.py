@@ -91,9 +91,12 @@ UPSTREAMS = (
         ROOT / "bench" / "chio_peer" / "baseline-d2816aa0.json",
         {
             "scope.hosted_match": (
-                "harness cannot express it: the hosted matcher is chio-kernel's request_matching"
-                f".rs, a module of that crate (it imports super::*), and {_CHIO_KERNEL}. The"
-                " version the spec mirrors (bb-connor/arc 08876737) is not in the mirrored history"
+                "harness cannot express it: the hosted matcher is chio-kernel's"
+                " request_matching.rs, a module of that crate (it imports super::*: compiled alone"
+                " it would need our own KernelError, whose Display is the operation's error text,"
+                " and MatchingGrant from chio-kernel's kernel/mod.rs), and"
+                f" {_CHIO_KERNEL}. The version the spec"
+                " mirrors (bb-connor/arc 08876737) is not in the mirrored history"
             ),
             "scope.admit": (
                 "harness cannot express it: the ranked admission loop the spec mirrors"
@@ -323,14 +326,14 @@ def render_drt() -> list[str]:
     doc = json.loads(DRT.read_text())
     lines += [doc["about"], ""]
     lines += [
-        "| upstream | operation | seed | cases asked | distinct | agree | disagree | classified |",
+        "| upstream | operation | seed | draws | distinct cases | agree | disagree | classified |",
         "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for run_ in doc["runs"]:
         classified = ", ".join(f"{k}: {v}" for k, v in sorted(run_["classified"].items()))
         lines.append(
-            f"| {run_['upstream']} | `{run_['operation']}` | {run_['seed']} | {run_['cases']}"
-            f" | {run_['distinct']} | {run_['agree']} | {run_['disagree']} | {classified or '-'} |"
+            f"| {run_['upstream']} | `{run_['operation']}` | {run_['seed']} | {run_['draws']}"
+            f" | {run_['cases']} | {run_['agree']} | {run_['disagree']} | {classified or '-'} |"
         )
     lines += ["", "Classes (the reasons of the harness's baseline, by key):", ""]
     for key, text in sorted(doc["classes"].items()):

@@ -152,3 +152,20 @@ def test_conf_upstream_3_every_not_applicable_cell_has_a_reason() -> None:
         assert (upstream, operation) in why or any(
             name == upstream and key.startswith(f"`{semantic}.*`") for name, key in why
         ), (upstream, operation)
+
+
+def test_conf_upstream_4_drt_runs_add_up() -> None:
+    """CONF-UPSTREAM-4: every recorded DRT run against an upstream harness counts its cases as
+    agreeing or disagreeing, classifies every disagreement by a reason its harness's baseline
+    uses or could use (the class is on the closed list), and the doc shows the record."""
+    record = json.loads((ROOT / "conformance" / "upstream" / "drt.json").read_text())
+    assert record["runs"]
+    for run in record["runs"]:
+        assert run["agree"] + run["disagree"] == run["cases"] <= run["draws"], run
+        assert sum(run["classified"].values()) == run["disagree"], run
+        assert set(run["classified"]) <= set(record["classes"]), run
+    for text in record["classes"].values():
+        assert text.split(": ", 1)[0] in CLASSES, text
+    rows = _section("DRT against the upstream harnesses")[1:]
+    shown = {(r[0], r[1].strip("`")): int(r[4]) for r in rows}
+    assert shown == {(r["upstream"], r["operation"]): r["cases"] for r in record["runs"]}
