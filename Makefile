@@ -167,11 +167,13 @@ clean:
 
 ## upstream-harnesses: build the upstream harnesses offline from Debian's crate packages
 ## (serde_json for json.*; Chio's chio-peer for scope.*, which needs CHIO_GIT; neva and turbomcp
-## cannot be built offline, docs/upstream-matrix.md says why). Builds what it can.
+## cannot be built offline: offline.py, given NEVA_GIT and TURBOMCP_GIT, says why). Builds what
+## it can. upstream-matrix needs all three git dirs (the doc's reasons are read from them).
 .PHONY: upstream-harnesses upstream-matrix
 upstream-harnesses: $(STAMP_DEV)
 	$(BIN)/python conformance/upstream/serde_json/build.py
 	@$(BIN)/python bench/chio_peer/build.py || echo "upstream-harnesses: Chio's harness is not built (the reason is above)"
+	@for u in neva turbomcp; do $(BIN)/python conformance/upstream/offline.py $$u; done || true
 
 ## upstream-matrix: every shipped vector against the reference, each upstream harness and the
 ## Node harness; writes docs/upstream-matrix.md (conformance/upstream/matrix.py).

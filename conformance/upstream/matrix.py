@@ -17,6 +17,7 @@ for byte given the same harness builds.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -25,6 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import offline  # beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "upstream-matrix.md"
@@ -47,26 +51,27 @@ _CHIO_KERNEL = (
     " 0.7.8, rusqlite 0.28.0, ureq 2.6.2 and reqwest 0.11.13; a stub would have to re-implement"
     " the API the kernel's own code calls"
 )
-_NEVA = (
-    "harness cannot express it: neva is not built. neva e6822d7 (neva/Cargo.toml) depends on"
-    " tokio ^1.53.1, serde_json ^1.0.151, base64 ^0.23.1, bytes ^1.12.1, chrono ^0.4.45, dashmap"
-    " ^6.2.1, http ^1.5.0, uuid ^1.24.1 and schemars ^1.2.2 unconditionally (and on sha2 ^0.11"
-    " and chacha20poly1305 ^0.11 for the sealed state), and is edition 2024; Debian bookworm"
-    " packages tokio 1.24.2, serde_json 1.0.87, base64 0.13.0, bytes 1.2.1, chrono 0.4.23,"
-    " dashmap 5.4.0, http 0.2.7, uuid 1.2.1 and sha2 0.10.5, and no schemars or"
-    " chacha20poly1305, so cargo cannot resolve the crate offline; each is reached by the MRTR"
-    " path (the runtime, the wire types, the codec), so no stub may stand in"
-)
-_TURBOMCP = (
-    "harness cannot express it: turbomcp is not built. turbomcp 519331ee (4.0.0-alpha.1)"
-    " turbomcp-core depends on hashbrown ^0.17 and serde_json ^1.0.149 with preserve_order,"
-    " float_roundtrip and raw_value; turbomcp-server on tokio ^1.52, tower ^0.5.3, futures"
-    " ^0.3.32, regex ^1.11, time ^0.3.47, hmac ^0.13, sha2 ^0.11, base64 ^0.22.1, rand ^0.10 and"
-    " uuid ^1.23; Debian bookworm packages hashbrown 0.12.3, serde_json 1.0.87, tokio 1.24.2,"
-    " tower 0.4.13, futures 0.3.21, regex 1.7.1, time 0.3.9, hmac 0.12.1, sha2 0.10.5, base64"
-    " 0.13.0, rand 0.8.5 and uuid 1.2.1, so cargo cannot resolve the crates offline; the"
-    " dispatcher reaches tokio, tower, serde_json and regex, so no stub may stand in"
-)
+_NOT_BUILT = {
+    "neva": (
+        "the MRTR path reaches the runtime, the wire types and the codec, so no stub may stand in"
+    ),
+    "turbomcp": (
+        "the dispatcher reaches tokio, tower, serde_json and regex, so no stub may stand in"
+    ),
+}
+
+
+@functools.cache
+def not_built(name: str) -> str:
+    """Why an upstream has no harness, from ``offline.py`` over its source (its git dir
+    variable must be set): the dependency requirements Debian's crate packages cannot meet."""
+    source = offline.SOURCES[name]
+    crates = ", ".join(f"{c}/Cargo.toml" for c in source.crates)
+    return (
+        f"harness cannot express it: {name} {source.commit} cannot be built offline"
+        f" ({crates}, `conformance/upstream/offline.py {name}`): Debian bookworm's crate"
+        f" packages cannot meet {', '.join(offline.unmet(name))}; {_NOT_BUILT[name]}"
+    )
 
 
 @dataclass(frozen=True)
@@ -134,8 +139,8 @@ UPSTREAMS = (
         "python conformance/upstream/serde_json/build.py",
         ROOT / "conformance" / "upstream" / "serde_json" / "baseline.json",
     ),
-    Upstream("neva", "mrtr", None, "", not_built=_NEVA),
-    Upstream("turbomcp", "visibility", None, "", not_built=_TURBOMCP),
+    Upstream("neva", "mrtr", None, "offline.py neva", not_built="neva"),
+    Upstream("turbomcp", "visibility", None, "offline.py turbomcp", not_built="turbomcp"),
 )
 
 
@@ -187,6 +192,9 @@ def main() -> int:
                 f"upstream-matrix: {upstream.name} is not built ({upstream.build}, or"
                 " make upstream-harnesses)"
             )
+    for upstream in UPSTREAMS:
+        if upstream.not_built:
+            not_built(upstream.not_built)  # its git dir is needed: refuse before the runs
     manifest = json.loads(MANIFEST.read_text())
     operations: dict[str, int] = manifest["counts"]["operation"]
     reference = tally(run([]))
@@ -291,7 +299,7 @@ def render(  # noqa: PLR0917  # the matrix's five inputs and its failures, one c
         ops = sorted(o for o in operations if o.split(".")[0] == upstream.semantic)
         if upstream.not_built:
             every = f"`{upstream.semantic}.*` (all {len(ops)} operations)"
-            lines.append(f"| {upstream.name} | {every} | {upstream.not_built} |")
+            lines.append(f"| {upstream.name} | {every} | {not_built(upstream.not_built)} |")
             continue
         for o in ops:
             if o in upstream.not_run:
