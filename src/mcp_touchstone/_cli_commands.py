@@ -269,8 +269,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _UsageError(f"cannot write badges into {args.badge}: {exc.strerror}") from None
     # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
-    if args.format == "html":  # One self-contained page (mcp_touchstone._html_report).
-        from mcp_touchstone._html_report import render_run
+    if args.format == "html":  # One self-contained page (mcp_touchstone.conformance._html_report).
+        from mcp_touchstone.conformance._html_report import render_run
 
         text = render_run(assessment, vectors_dir=str(root))
     else:

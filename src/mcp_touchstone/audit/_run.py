@@ -242,8 +242,8 @@ def main(args: Any) -> int:
     except Exception as exc:
         print(f"touchstone: audit could not be made: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    if args.format == "html":  # One self-contained page (mcp_touchstone._html_report).
-        from mcp_touchstone._html_report import render_audit
+    if args.format == "html":  # One self-contained page (mcp_touchstone.conformance._html_report).
+        from mcp_touchstone.conformance._html_report import render_audit
 
         text = render_audit(report)
     else:

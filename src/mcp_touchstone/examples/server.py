@@ -26,7 +26,7 @@ from mcp.server.request_state import RequestStateSecurity
 
 from mcp_touchstone.adapters.mcp import protect
 from mcp_touchstone.adapters.replay import ReplayGuard
-from mcp_touchstone.mrtr._store import InMemoryRequestStateStore
+from mcp_touchstone.mrtr import InMemoryRequestStateStore
 from mcp_touchstone.scope import ChioScope, decode_scope
 from mcp_touchstone.visibility import SCOPES_KEY, Visibility
 
