@@ -75,3 +75,21 @@ def test_each_allowlist_walks_on_below_the_other_ones_keys() -> None:
     assert not ArgumentFacts(to_under_store).memory_store_allowlist(("a",))
     nested: JSON = {"to": ["a"], "x": {"to": {"to": "b"}}}
     assert not ArgumentFacts(nested).audience_allowlist(("a", "b"))  # the walk stops at the object
+
+
+def test_custom_finds_an_exact_string_entry_at_any_depth() -> None:
+    """SCOPE-CUSTOM-1: one entry ``key`` holding exactly the string ``expected``, at any depth
+    and inside arrays, is enough; a number, an array or a top-level string never matches, and
+    the key is compared case-sensitively."""
+    cases: list[tuple[JSON, str, str, bool]] = [
+        ({"env": "dev", "x": [{"env": "prod"}]}, "env", "prod", True),
+        ([{"k": "v"}], "k", "v", True),
+        ({"n": 5}, "n", "5", False),
+        ({"env": ["prod"]}, "env", "prod", False),
+        ("prod", "env", "prod", False),
+        ({}, "env", "prod", False),
+        ({"env": "prod"}, "Env", "prod", False),
+        ({"env": {"env": "prod"}}, "env", "prod", True),
+    ]
+    for args, key, expected, holds in cases:
+        assert ArgumentFacts(args).custom(key, expected) is holds, (args, key, expected)

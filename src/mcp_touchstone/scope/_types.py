@@ -7,7 +7,7 @@ Enums are plain :class:`enum.Enum` (not ``Literal``) so the proof tooling can ta
 Each class is a ``@dataclass(frozen=True, slots=True)``: immutable, compared and hashed by
 its fields.
 
-Length (~470 lines): one frozen record per Chio constraint variant (25) plus the grants;
+Length (~470 lines): one frozen dataclass per Chio constraint variant (24) plus the grants;
 splitting the variants from their union would only scatter a flat list.
 """
 
