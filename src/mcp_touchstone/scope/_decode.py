@@ -146,6 +146,10 @@ _model_fields = struct_variant(
     ],
 )
 _strings = seq(string)
+_runtime_tier = unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")
+_autonomy_tier = unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")
+_sql_class = unit_enum(SqlOperationClass, "SqlOperationClass")
+_review_tier = unit_enum(ReviewTier, "ContentReviewTier")
 
 
 def _custom(value: JSON, where: Where) -> Custom:
@@ -184,22 +188,16 @@ _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, Where], Constraint]]] = {
     ),
     ConstraintKind.SELLER_EXACT: lambda v, w: SellerExact(string(v, w)),
     ConstraintKind.MINIMUM_RUNTIME_ASSURANCE: lambda v, w: MinimumRuntimeAssurance(
-        unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")(v, w)
+        _runtime_tier(v, w)
     ),
-    ConstraintKind.MINIMUM_AUTONOMY_TIER: lambda v, w: MinimumAutonomyTier(
-        unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")(v, w)
-    ),
+    ConstraintKind.MINIMUM_AUTONOMY_TIER: lambda v, w: MinimumAutonomyTier(_autonomy_tier(v, w)),
     ConstraintKind.CUSTOM: _custom,
     ConstraintKind.TABLE_ALLOWLIST: lambda v, w: TableAllowlist(_strings(v, w)),
     ConstraintKind.COLUMN_DENYLIST: lambda v, w: ColumnDenylist(_strings(v, w)),
     ConstraintKind.MAX_ROWS_RETURNED: lambda v, w: MaxRowsReturned(u64(v, w)),
-    ConstraintKind.OPERATION_CLASS: lambda v, w: OperationClass(
-        unit_enum(SqlOperationClass, "SqlOperationClass")(v, w)
-    ),
+    ConstraintKind.OPERATION_CLASS: lambda v, w: OperationClass(_sql_class(v, w)),
     ConstraintKind.AUDIENCE_ALLOWLIST: lambda v, w: AudienceAllowlist(_strings(v, w)),
-    ConstraintKind.CONTENT_REVIEW_TIER: lambda v, w: ContentReviewTier(
-        unit_enum(ReviewTier, "ContentReviewTier")(v, w)
-    ),
+    ConstraintKind.CONTENT_REVIEW_TIER: lambda v, w: ContentReviewTier(_review_tier(v, w)),
     ConstraintKind.MAX_TRANSACTION_AMOUNT_USD: lambda v, w: MaxTransactionAmountUsd(string(v, w)),
     ConstraintKind.REQUIRE_DUAL_APPROVAL: lambda v, w: RequireDualApproval(bool_(v, w)),
     ConstraintKind.MODEL_CONSTRAINT: lambda v, w: ModelConstraint(**_model_fields(v, w)),
