@@ -1,4 +1,4 @@
-"""The README's example: examples/server.py on a loopback port, driven by examples/client.py."""
+"""The README's example: mcp_touchstone.examples.server on a loopback port, driven by its client."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_example_server_and_client() -> None:
     port = _free_port()
     env = {**os.environ, "PORT": str(port)}
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "server.py")],
+        [sys.executable, "-m", "mcp_touchstone.examples.server"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -41,7 +41,12 @@ def test_example_server_and_client() -> None:
                 assert time.monotonic() < deadline, "the example server did not start"
                 time.sleep(0.1)
         client = subprocess.run(
-            [sys.executable, str(ROOT / "examples" / "client.py"), f"http://127.0.0.1:{port}/mcp"],
+            [
+                sys.executable,
+                "-m",
+                "mcp_touchstone.examples.client",
+                f"http://127.0.0.1:{port}/mcp",
+            ],
             capture_output=True,
             text=True,
             timeout=60,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import U64_MAX
+from mcp_touchstone._rust import U64_MAX
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import I64_MAX, I64_MIN
 from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
@@ -40,7 +41,6 @@ _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _UUID_BODY = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 _UUID = re.compile(rf"(?:urn:uuid:)?{_UUID_BODY}|\{{{_UUID_BODY}\}}", re.IGNORECASE)
 """The spellings the ``uuid`` crate parses (hyphenated, simple, braced, URN)."""
-_I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
 _CAPABILITY_NAMES = ("elicitation", "sampling", "roots")
 _METHODS = {kind.value: kind for kind in InputKind}
@@ -235,7 +235,7 @@ def _request(raw: JSON) -> dict[str, JSON]:
     request_id = request.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, int | str):
         raise _BadInputError("`request.id` must be an integer or a string")
-    if isinstance(request_id, int) and not _I64[0] <= request_id <= _I64[1]:
+    if isinstance(request_id, int) and not I64_MIN <= request_id <= I64_MAX:
         raise _BadInputError("`request.id` must be in i64 range")
     if isinstance(request_id, str) and ("/" in request_id or _UUID.fullmatch(request_id)):
         raise _BadInputError("`request.id` must not contain `/` or be a UUID")

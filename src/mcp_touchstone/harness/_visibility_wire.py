@@ -7,7 +7,7 @@ turns that into an ``invalid_input`` output.
 
 from __future__ import annotations
 
-from mcp_touchstone._serde import I64_MAX, I64_MIN
+from mcp_touchstone._rust import I64_MAX, I64_MIN
 from mcp_touchstone.harness._input import MUST, BadInputError
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (

@@ -14,6 +14,7 @@ and id counter. Randomness, the clock and the store are always arguments.
 
 from typing import TYPE_CHECKING
 
+from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -116,6 +117,7 @@ __all__ = [
     "DEFAULT_MAX_STATE_BYTES",
     "MRTR_METHODS",
     "ROUNDS_EXHAUSTED",
+    "AnswerError",
     "BatchSender",
     "CapabilityError",
     "CheckContext",
@@ -167,6 +169,7 @@ __all__ = [
     "open_plaintext",
     "open_state",
     "parse_capabilities",
+    "read_answer",
     "read_input_required",
     "read_server_info",
     "request_binding",
