@@ -223,15 +223,6 @@ def test_replace_matches_dataclasses_replace(frozen: bool) -> None:
         _record.replace(declared[1][0](1), nope=1)
 
 
-def test_scope_record_is_the_shared_one() -> None:
-    """``scope._record`` re-exports the shared maker (one mechanism for every core)."""
-    from mcp_touchstone.scope import _record as scope_record
-
-    assert scope_record.record is record
-    assert scope_record.record_fields is record_fields
-    assert scope_record.FrozenInstanceError is FrozenInstanceError
-
-
 def test_written_out_templates_are_the_compiled_ones() -> None:
     """Each written-out ``__init__`` template (``_record_init``) has the code, constants and
     parameter names of the template compiled from source, and a count past them is compiled."""

@@ -10,11 +10,12 @@ with, and the upstream kernel tests re-expressed on the loop; about 580 lines.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_touchstone._record import replace
 from mcp_touchstone.scope import (
     AdmissionCandidate,
     AdmissionDecision,

@@ -9,6 +9,7 @@ from mcp_touchstone.scope._arguments import (
     ArgumentFacts,
     NormalizedPath,
     ascii_lower,
+    collect_domain_candidates,
     is_path_key,
     looks_like_path,
     normalize_domain,
@@ -232,9 +233,9 @@ def test_max_length_counts_bytes() -> None:
 def test_max_args_size_uses_serde_json_layout() -> None:
     """MaxArgsSize counts serde_json's compact bytes, not json.dumps' (SCOPE-LEN-4)."""
     facts = ArgumentFacts({"x": 0.00001, "s": "\u00e9"})
-    assert facts.args_size == len('{"s":"\u00e9","x":0.00001}'.encode())
-    assert facts.max_args_size(facts.args_size)
-    assert not facts.max_args_size(facts.args_size - 1)
+    size = len('{"s":"\u00e9","x":0.00001}'.encode())
+    assert facts.max_args_size(size)
+    assert not facts.max_args_size(size - 1)
 
 
 def test_custom_has_no_reserved_keys() -> None:
@@ -301,9 +302,13 @@ def test_leaves_of_top_level_strings_have_no_path_key() -> None:
     separator in its value makes it a path candidate."""
     from mcp_touchstone.scope import constraint_matches
     from mcp_touchstone.scope._types import PathPrefix
+    from mcp_touchstone.scope._walks import StringLeaf
 
-    assert ArgumentFacts("note").path_candidates == ()
-    assert ArgumentFacts(["/data/a", "note"]).path_candidates == ((True, ("data", "a")),)
+    assert ArgumentFacts(["/data/a", "note"]).string_leaves == (
+        StringLeaf(None, "/data/a"),
+        StringLeaf(None, "note"),
+    )
+    assert not looks_like_path("note")
     assert constraint_matches(PathPrefix(""), ArgumentFacts("note")) is False
     assert constraint_matches(PathPrefix("/data"), ArgumentFacts(["/data/a", "note"])) is True
 
@@ -314,8 +319,9 @@ def test_a_backslash_alone_makes_a_path_candidate() -> None:
     from mcp_touchstone.scope import constraint_matches
     from mcp_touchstone.scope._types import PathPrefix
 
-    assert ArgumentFacts({"note": "\\data\\a"}).path_candidates == ((True, ("data", "a")),)
-    assert ArgumentFacts({"note": "a\\b"}).path_candidates == ((False, ("a", "b")),)
+    assert not is_path_key("note")
+    assert looks_like_path("\\data\\a")
+    assert looks_like_path("a\\b")
     assert constraint_matches(PathPrefix("/data"), ArgumentFacts({"note": "\\data\\a"})) is True
     mixed = ArgumentFacts({"path": "/data/a", "note": "a\\b"})
     assert constraint_matches(PathPrefix("/data"), mixed) is False
@@ -325,7 +331,7 @@ def test_domain_exact_is_false_when_two_domains_both_differ() -> None:
     """SCOPE-DOM-3: DomainExact over two distinct domain candidates, neither the expected one,
     does not hold."""
     facts = ArgumentFacts({"u": "b.com", "v": "c.com"})
-    assert facts.domain_candidates == ("b.com", "c.com")
+    assert collect_domain_candidates(facts.string_leaves) == ["b.com", "c.com"]
     assert not facts.domain_exact("a.com")
     assert not facts.domain_exact("b.com")
 
