@@ -1,5 +1,5 @@
-"""The pytest plugin (``mcp_touchstone.conformance.pytest_plugin``): the vectors as pytest items, run by
-pytest in a subprocess (``pytester``) against the Node.js harness and the reference."""
+"""The pytest plugin (``mcp_touchstone.conformance.pytest_plugin``): the vectors as pytest items,
+run by pytest in a subprocess (``pytester``) against the Node.js harness and the reference."""
 
 from __future__ import annotations
 

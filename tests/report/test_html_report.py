@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from mcp_touchstone.conformance._html_report import render_audit, render_run
 from mcp_touchstone.audit._report import Exchange, Finding, Outcome, Severity
 from mcp_touchstone.audit._report import Report as AuditReport
 from mcp_touchstone.conformance import Report, Result, Vector, Verdict
+from mcp_touchstone.conformance._html_report import render_audit, render_run
 from mcp_touchstone.conformance._report import COLUMNS, Assessment
 from tests.report._chromium import Browser
 
