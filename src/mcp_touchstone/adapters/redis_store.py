@@ -222,8 +222,8 @@ class AsyncRedisRequestStateStore:
     Redis server, shared by every process that uses it (see the module docstring).
 
     ``client`` is a ``redis.asyncio.Redis`` (:meth:`from_url` builds one with socket timeouts
-    and no retries); ``prefix`` namespaces the keys (finals under ``{prefix}r:{key}``, claims
-    under ``{prefix}c:{key}``, the same entry format as :class:`RedisRequestStateStore`);
+    and one immediate retry); ``prefix`` namespaces the keys (finals under ``{prefix}r:{key}``,
+    claims under ``{prefix}c:{key}``, the entry format of :class:`RedisRequestStateStore`);
     ``deadline`` (s) bounds every call, after which it raises :class:`StoreUnavailableError`.
     """
 
@@ -244,7 +244,8 @@ class AsyncRedisRequestStateStore:
         cls, url: str, *, prefix: str = "touchstone:mrtr:", deadline: float = 1.0
     ) -> AsyncRedisRequestStateStore:
         """A store on a new ``redis.asyncio`` client for ``url`` whose sockets time out at
-        ``deadline`` and which never retries (a retry is the caller's decision)."""
+        ``deadline`` and which retries a failed command once, at once (a pooled connection
+        that a restart of Redis closed), all within the deadline."""
         import redis.asyncio
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
@@ -253,7 +254,7 @@ class AsyncRedisRequestStateStore:
             url,
             socket_timeout=deadline,
             socket_connect_timeout=deadline,
-            retry=Retry(NoBackoff(), 0),
+            retry=Retry(NoBackoff(), 1),
         )
         return cls(client, prefix=prefix, deadline=deadline)
 
