@@ -191,6 +191,8 @@ return 1
 """
 
 _T = TypeVar("_T")
+CLEANUP_TRIES = 5
+"""How many times a claim that a failed ``begin`` may have written is released afterwards."""
 
 
 class StoreUnavailableError(TouchstoneError):
@@ -238,6 +240,7 @@ class AsyncRedisRequestStateStore:
         self._begin = client.register_script(_BEGIN)
         self._commit = client.register_script(_COMMIT)
         self._release = client.register_script(_RELEASE)
+        self._cleanups: set[asyncio.Task[None]] = set()
 
     @classmethod
     def from_url(
@@ -283,11 +286,19 @@ class AsyncRedisRequestStateStore:
         """The stored final under ``key`` while ``exp > now``; else, when ``committed`` is given
         and that entry is live, ``committed``; else a claim on ``claim`` until ``exp`` if nobody
         holds one (``claimed``, with its token), or ``busy``.  One atomic script; an expired
-        entry it finds is deleted."""
+        entry it finds is deleted.
+
+        A ``begin`` that fails may still have written its claim (the reply lost, or the script
+        run late); the claim is then released in the background, :data:`CLEANUP_TRIES` times
+        a deadline apart, since no round runs under it."""
         token = secrets.token_hex(16)
         args = [now, token, max(exp, 1), "1" if committed is not None else "0"]
         keys = self._keys(key, committed, claim)
-        found = await self._call("begin", self._begin(keys=keys, args=args))
+        try:
+            found = await self._call("begin", self._begin(keys=keys, args=args))
+        except StoreUnavailableError:
+            self._release_later(claim, token)
+            raise
         outcome = _text(found[0])
         if outcome == "final":
             return Begun("final", text=json.loads(_text(found[1]))["text"])
@@ -316,11 +327,26 @@ class AsyncRedisRequestStateStore:
         if not stored:
             raise StoreUnavailableError("the Redis store lost the claim of this round")
 
+    def _release_later(self, claim: str, token: str) -> None:
+        async def release() -> None:
+            for _ in range(CLEANUP_TRIES):
+                await asyncio.sleep(self.deadline)
+                try:
+                    await self.abandon(claim, token)
+                except StoreUnavailableError:
+                    continue
+
+        task = asyncio.get_running_loop().create_task(release())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
+
     async def abandon(self, claim: str, token: str) -> None:
         """Delete the claim ``token`` holds on ``claim`` (a round that did not commit)."""
         lock = f"{self.prefix}c:{claim}"
         await self._call("abandon", self._release(keys=[lock], args=[token]))
 
     async def aclose(self) -> None:
-        """Close the client's connections."""
+        """Stop the background releases and close the client's connections."""
+        for task in list(self._cleanups):
+            task.cancel()
         await self._redis.aclose()

@@ -1,0 +1,602 @@
+"""Soak: the adapters under load and store faults, on real servers over loopback HTTP.
+
+For each SDK (an official ``mcp`` ``MCPServer`` and a FastMCP server), two server processes are
+started on 127.0.0.1: *bare* (no adapters) and *protected* (``protect()`` or
+``TouchstoneMiddleware`` with a visibility policy, and ``ReplayGuard`` on
+``AsyncRedisRequestStateStore`` against a real ``redis-server`` run durable: ``appendonly yes``,
+``appendfsync always``).  Each server process runs a heartbeat on its event loop (a 10 ms sleep;
+how late it wakes is the loop's stall) and counts its tool's runs per MRTR flow.
+
+``CLIENTS`` concurrent clients (200) then drive, over streamable HTTP (JSON responses, the
+2026-07-28 envelope):
+
+1. *throughput*: MRTR flows (round one, the final round, an identical retry of the final),
+   bare and protected alternately, in slices; requests/s per side and the latency each request
+   gains when protected (p50/p99);
+2. *storms*: flows whose final round is sent by many identical clients at once (one flow by all
+   200 clients, then groups of 50); every flow must run once and every client get its final;
+3. *outages*: flows under load while Redis is SIGKILLed (and restarted on its append-only
+   file), then while it is SIGSTOPped (and continued); requests refused meanwhile are counted.
+
+Goals (each asserted; the exit status is 1 on a miss): no flow runs twice on a protected
+server; no committed final is lost (every final a client received is replayed by a later
+identical retry, Redis' crash included); no loop stall reaches the store's deadline
+(``DEADLINE``); protected throughput at least 0.9 of bare.  Everything is bounded: each phase
+has a fixed duration or request count, every request a timeout, and the run stops by itself
+(``--short``, for CI, takes under two minutes; the full run under five).
+
+Run: ``make soak`` (``.venv/bin/python bench/soak.py``) or ``make soak-short`` (``--short``).
+Results also go to ``bench/results/soak.json``.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CLIENTS = 200
+DEADLINE = 2.0
+"""The Redis store's deadline (s): no loop stall may reach it.  It is measured on the server's
+event loop, so it must exceed the loop's longest round under the load the server runs at; a
+server saturated by 200 closed-loop clients on a shared two-core machine has rounds near a
+second with no store at all (the bare server's stall is reported as the control)."""
+KEY = b"soak-request-state-key-32-bytes!"
+ERA = "2026-07-28"
+META = {
+    "io.modelcontextprotocol/protocolVersion": ERA,
+    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    "io.modelcontextprotocol/clientInfo": {"name": "touchstone-soak", "version": "1"},
+}
+YES = {"confirm": {"action": "accept", "content": {"ok": True}}}
+WORK = 0.005
+"""The tool's own time per final round (s): an awaited side effect."""
+
+
+# ---------------------------------------------------------------------------- the server side
+
+
+class _Served:
+    """What a server process counts: runs per flow, and its event loop's stalls."""
+
+    runs: ClassVar[Counter[str]] = Counter()
+    worst_stall = 0.0
+    stalls_over_100ms = 0
+
+
+def _stats() -> str:
+    twice = sorted(flow for flow, n in _Served.runs.items() if n > 1)
+    return json.dumps(
+        {
+            "flows": len(_Served.runs),
+            "runs": dict(_Served.runs),
+            "twice": twice,
+            "worst_stall": _Served.worst_stall,
+            "stalls_over_100ms": _Served.stalls_over_100ms,
+        }
+    )
+
+
+def _reset() -> str:
+    _Served.worst_stall = 0.0
+    _Served.stalls_over_100ms = 0
+    return "reset"
+
+
+def _final_text(bucket: str) -> str:
+    _Served.runs[bucket] += 1
+    return f"purged {bucket} run {_Served.runs[bucket]}"
+
+
+def build_mcp(protected: bool, redis_url: str) -> Any:
+    """An ``MCPServer`` with the soak's tools, protected or bare; its ASGI app."""
+    import mcp_types as types
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.request_state import RequestStateSecurity
+
+    from mcp_touchstone.visibility import SCOPES_KEY
+
+    server = MCPServer("soak", request_state_security=RequestStateSecurity(keys=[KEY]))
+    form = types.ElicitRequest(
+        params=types.ElicitRequestFormParams(
+            message="Purge?",
+            requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        )
+    )
+
+    @server.tool()
+    async def purge(bucket: str, ctx: Context) -> Any:
+        if not ctx.input_responses:
+            return types.InputRequiredResult(
+                input_requests={"confirm": form}, request_state=f"purge:{bucket}"
+            )
+        await asyncio.sleep(WORK)
+        return _final_text(bucket)
+
+    @server.tool(meta={SCOPES_KEY: ["admin"]})
+    def secret() -> str:
+        return "hidden from the soak's anonymous callers when protected"
+
+    server.tool(name="stats")(_stats)
+    server.tool(name="reset")(_reset)
+    if protected:
+        _protect_mcp(server, redis_url)
+    return server.streamable_http_app(json_response=True, stateless_http=True)
+
+
+def _protect_mcp(server: Any, redis_url: str) -> None:
+    from mcp_touchstone.adapters.mcp import protect
+    from mcp_touchstone.adapters.redis_store import AsyncRedisRequestStateStore
+    from mcp_touchstone.adapters.replay import ReplayGuard
+    from mcp_touchstone.visibility import Visibility
+
+    protect(server, visibility=Visibility().requiring_declared_scopes())
+    store = AsyncRedisRequestStateStore.from_url(redis_url, deadline=DEADLINE)
+    ReplayGuard(store).install(server)
+
+
+def build_fastmcp(protected: bool, redis_url: str) -> Any:
+    """A FastMCP server with the soak's tools, protected or bare; its ASGI app."""
+    import mcp_types as types
+    from fastmcp import Context, FastMCP
+    from mcp.server.request_state import RequestStateSecurity
+
+    from mcp_touchstone.visibility import SCOPES_KEY
+
+    server = FastMCP("soak", request_state_security=RequestStateSecurity(keys=[KEY]))
+    form = types.ElicitRequest(
+        params=types.ElicitRequestFormParams(
+            message="Purge?",
+            requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        )
+    )
+
+    @server.tool()
+    async def purge(bucket: str, ctx: Context) -> Any:
+        if not ctx.input_responses:
+            return types.InputRequiredResult(
+                input_requests={"confirm": form}, request_state=f"purge:{bucket}"
+            )
+        await asyncio.sleep(WORK)
+        return _final_text(bucket)
+
+    @server.tool(meta={SCOPES_KEY: ["admin"]})
+    def secret() -> str:
+        return "hidden from the soak's anonymous callers when protected"
+
+    server.tool(name="stats")(_stats)
+    server.tool(name="reset")(_reset)
+    if protected:
+        from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
+        from mcp_touchstone.adapters.redis_store import AsyncRedisRequestStateStore
+        from mcp_touchstone.adapters.replay import ReplayGuard
+        from mcp_touchstone.visibility import Visibility
+
+        policy = Visibility().requiring_declared_scopes()
+        TouchstoneMiddleware(visibility=policy).install(server)
+        store = AsyncRedisRequestStateStore.from_url(redis_url, deadline=DEADLINE)
+        ReplayGuard(store).install(server)
+    return server.http_app(path="/mcp", json_response=True, stateless_http=True)
+
+
+async def _heartbeat() -> None:
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.01)
+        stall = time.monotonic() - before - 0.01
+        _Served.worst_stall = max(_Served.worst_stall, stall)
+        if stall > 0.1:
+            _Served.stalls_over_100ms += 1
+
+
+def serve(sdk: str, protected: bool, port: int, redis_url: str) -> None:
+    """Run one soak server on 127.0.0.1:``port`` until it is terminated."""
+    import logging
+
+    import uvicorn
+
+    logging.basicConfig(level=logging.WARNING)
+    app = (build_mcp if sdk == "mcp" else build_fastmcp)(protected, redis_url)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="critical", access_log=False, lifespan="on"
+    )
+
+    async def main() -> None:
+        beat = asyncio.create_task(_heartbeat())
+        try:
+            await uvicorn.Server(config).serve()
+        finally:
+            beat.cancel()
+
+    asyncio.run(main())
+
+
+# ---------------------------------------------------------------------------- the client side
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """A soak server process."""
+
+    def __init__(self, sdk: str, protected: bool, redis_url: str) -> None:
+        self.sdk = sdk
+        self.protected = protected
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        side = "protected" if protected else "bare"
+        args = [sys.executable, __file__, "serve", sdk, side, str(self.port), redis_url]
+        env = {**os.environ, "FASTMCP_LOG_LEVEL": "WARNING"}
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, start_new_session=True)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the {self.sdk} soak server exited") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the {self.sdk} soak server did not start") from None
+                time.sleep(0.1)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+
+@dataclass
+class Tally:
+    """What the clients saw in one phase."""
+
+    requests: int = 0
+    latencies: list[float] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    finals: dict[str, str] = field(default_factory=dict)
+    states: dict[str, str] = field(default_factory=dict)
+
+
+class Wire:
+    """JSON-RPC over streamable HTTP to one server, with a per-request timeout."""
+
+    def __init__(self, client: Any, url: str) -> None:
+        self.client = client
+        self.url = url
+        self._id = 0
+
+    async def call(self, name: str, arguments: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        self._id += 1
+        params = {"name": name, "arguments": arguments, **extra, "_meta": META}
+        body = {"jsonrpc": "2.0", "id": self._id, "method": "tools/call", "params": params}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": ERA,
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": name,
+        }
+        answer = await self.client.post(self.url, json=body, headers=headers)
+        parsed: dict[str, Any] = answer.json()
+        return parsed
+
+
+def _outcome(answer: dict[str, Any]) -> tuple[str, str | None]:
+    """``("final", text)``, ``("input_required", state)``, or ``("error:<reason>", None)``."""
+    if "error" in answer:
+        data = answer["error"].get("data")
+        reason = data.get("reason") if isinstance(data, dict) else None
+        return f"error:{reason or answer['error'].get('code')}", None
+    result = answer.get("result") or {}
+    if result.get("resultType") == "input_required":
+        return "input_required", result.get("requestState")
+    if result.get("isError"):
+        return "tool_error", None
+    return "final", result["content"][0]["text"]
+
+
+async def _timed(wire: Wire, tally: Tally, name: str, args: dict[str, Any], **extra: Any) -> Any:
+    started = time.monotonic()
+    try:
+        async with asyncio.timeout(30):
+            answer = await wire.call(name, args, **extra)
+    except Exception as exc:
+        tally.requests += 1
+        tally.outcomes[f"transport:{type(exc).__name__}"] += 1
+        return ("transport", None)
+    tally.latencies.append(time.monotonic() - started)
+    tally.requests += 1
+    kind, value = _outcome(answer)
+    tally.outcomes[kind] += 1
+    return kind, value
+
+
+async def flow(wire: Wire, tally: Tally, bucket: str, retries: int = 1) -> None:
+    """One MRTR flow: round one, the final round, then ``retries`` identical retries."""
+    kind, state = await _timed(wire, tally, "purge", {"bucket": bucket})
+    if kind != "input_required" or state is None:
+        return
+    tally.states[bucket] = state
+    for _ in range(1 + retries):
+        kind, text = await _timed(
+            wire, tally, "purge", {"bucket": bucket}, requestState=state, inputResponses=YES
+        )
+        if kind == "final" and text is not None:
+            seen = tally.finals.setdefault(bucket, text)
+            if seen != text:
+                tally.outcomes["final_changed"] += 1
+
+
+async def run_for(wire: Wire, tally: Tally, prefix: str, seconds: float) -> float:
+    """``CLIENTS`` clients running flows back to back for ``seconds``; the elapsed time."""
+    stop = time.monotonic() + seconds
+    started = time.monotonic()
+
+    async def client(n: int) -> None:
+        i = 0
+        while time.monotonic() < stop:
+            await flow(wire, tally, f"{prefix}-{n}-{i}")
+            i += 1
+
+    await asyncio.gather(*(client(n) for n in range(CLIENTS)))
+    return time.monotonic() - started
+
+
+async def storm(wire: Wire, tally: Tally, prefix: str, flows: int) -> None:
+    """``flows`` flows minted at once, then each flow's final sent by ``CLIENTS // flows``
+    identical clients at once."""
+    states: dict[str, str] = {}
+
+    async def mint(bucket: str) -> None:
+        kind, state = await _timed(wire, tally, "purge", {"bucket": bucket})
+        if kind == "input_required" and state is not None:
+            states[bucket] = state
+
+    await asyncio.gather(*(mint(f"{prefix}-{i}") for i in range(flows)))
+
+    async def final(bucket: str) -> None:
+        kind, text = await _timed(
+            wire,
+            tally,
+            "purge",
+            {"bucket": bucket},
+            requestState=states[bucket],
+            inputResponses=YES,
+        )
+        if kind == "final" and text is not None:
+            seen = tally.finals.setdefault(bucket, text)
+            if seen != text:
+                tally.outcomes["final_changed"] += 1
+
+    per = CLIENTS // flows
+    await asyncio.gather(*(final(b) for b in states for _ in range(per)))
+    tally.states.update(states)
+
+
+async def lost_finals(wire: Wire, tally: Tally) -> list[str]:
+    """The flows whose final a client received and a new identical retry does not replay: it
+    answers another final (a second run), or, asked up to five times, never the final (a
+    refusal for the store's deadline is asked again)."""
+    lost: list[str] = []
+    check = Tally()
+    gate = asyncio.Semaphore(CLIENTS // 4)
+
+    async def one(bucket: str, text: str) -> None:
+        for _ in range(5):
+            async with gate:
+                kind, again = await _timed(
+                    wire,
+                    check,
+                    "purge",
+                    {"bucket": bucket},
+                    requestState=tally.states[bucket],
+                    inputResponses=YES,
+                )
+            if kind == "final":
+                if again != text:
+                    lost.append(bucket)
+                return
+            await asyncio.sleep(0.5)
+        lost.append(bucket)
+
+    await asyncio.gather(*(one(b, t) for b, t in tally.finals.items()))
+    return lost
+
+
+async def stats(wire: Wire) -> dict[str, Any]:
+    answer = await wire.call("stats", {})
+    parsed: dict[str, Any] = json.loads(answer["result"]["content"][0]["text"])
+    await wire.call("reset", {})
+    return parsed
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def soak_sdk(sdk: str, redis: Any, short: bool) -> dict[str, Any]:
+    """Every phase against one SDK's bare and protected servers."""
+    import httpx2
+
+    bare, guarded = Server(sdk, False, redis.url), Server(sdk, True, redis.url)
+    try:
+        bare.wait_ready()
+        guarded.wait_ready()
+        limits = httpx2.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+        async with httpx2.AsyncClient(limits=limits, timeout=30) as client:
+            return await _phases(
+                sdk, Wire(client, bare.url), Wire(client, guarded.url), redis, short
+            )
+    finally:
+        bare.close()
+        guarded.close()
+
+
+async def _phases(sdk: str, bare: Wire, guarded: Wire, redis: Any, short: bool) -> dict[str, Any]:
+    slices, slice_s = (2, 4.0) if short else (4, 6.0)
+    out: dict[str, Any] = {"sdk": sdk}
+    # 1. throughput, alternating bare and protected slices (the order rotated).
+    sides = {"bare": (bare, Tally(), [0.0]), "protected": (guarded, Tally(), [0.0])}
+    await flow(bare, Tally(), "warm-bare")
+    await flow(guarded, Tally(), "warm-protected")
+    for n in range(slices):
+        order = ["bare", "protected"] if n % 2 == 0 else ["protected", "bare"]
+        for side in order:
+            wire, tally, elapsed = sides[side]
+            elapsed[0] += await run_for(wire, tally, f"{sdk}-{side}-{n}", slice_s)
+    for side, (_wire, tally, elapsed) in sides.items():
+        out[f"{side}_rps"] = tally.requests / elapsed[0]
+        out[f"{side}_p50_ms"] = statistics.median(tally.latencies) * 1000
+        out[f"{side}_p99_ms"] = _pct(tally.latencies, 0.99) * 1000
+        out[f"{side}_outcomes"] = dict(tally.outcomes)
+    out["ratio"] = out["protected_rps"] / out["bare_rps"]
+    out["added_p50_ms"] = out["protected_p50_ms"] - out["bare_p50_ms"]
+    out["added_p99_ms"] = out["protected_p99_ms"] - out["bare_p99_ms"]
+    bare_stats = await stats(bare)
+    out["bare_runs_per_flow"] = dict(Counter(bare_stats["runs"].values()))
+    protected_tally = sides["protected"][1]
+    # 2. identical-retry storms: one flow by all the clients, then groups of 50.
+    storms = Tally()
+    await storm(guarded, storms, f"{sdk}-storm-all", 1)
+    for n in range(2 if short else 5):
+        await storm(guarded, storms, f"{sdk}-storm-{n}", CLIENTS // 50)
+    out["storm_outcomes"] = dict(storms.outcomes)
+    # 3. outages under load: Redis killed and restarted, then stopped and continued.
+    outages: dict[str, Any] = {}
+    for fault in ("kill", "stop"):
+        tally = Tally()
+        load = asyncio.create_task(run_for(guarded, tally, f"{sdk}-{fault}", 8.0))
+        await asyncio.sleep(2.0)
+        before = Counter(tally.outcomes)
+        if fault == "kill":
+            redis.kill()
+            await asyncio.sleep(2.0)
+            during = Counter(tally.outcomes) - before
+            redis.start()
+        else:
+            redis.stop()
+            await asyncio.sleep(2.0)
+            during = Counter(tally.outcomes) - before
+            redis.cont()
+        await load
+        outages[fault] = {
+            "during": dict(during),
+            "all": dict(tally.outcomes),
+            "lost": await lost_finals(guarded, tally),
+        }
+    out["outages"] = outages
+    # Finals received in the throughput and storm phases must still replay (Redis was killed).
+    out["lost_finals"] = len(await lost_finals(guarded, protected_tally)) + len(
+        await lost_finals(guarded, storms)
+    )
+    served = await stats(guarded)
+    out["protected_runs_per_flow"] = dict(Counter(served["runs"].values()))
+    out["flows_run_twice"] = len(served["twice"])
+    out["protected_worst_stall_s"] = served["worst_stall"]
+    out["protected_stalls_over_100ms"] = served["stalls_over_100ms"]
+    out["bare_worst_stall_s"] = bare_stats["worst_stall"]
+    return out
+
+
+def _report(results: list[dict[str, Any]]) -> list[str]:
+    """Print the figures; return the goals missed."""
+    missed: list[str] = []
+    for r in results:
+        sdk = r["sdk"]
+        print(f"== {sdk}")
+        print(
+            f"  requests/s: bare {r['bare_rps']:.0f}, protected {r['protected_rps']:.0f} "
+            f"(ratio {r['ratio']:.3f}); added latency p50 {r['added_p50_ms']:+.1f} ms, "
+            f"p99 {r['added_p99_ms']:+.1f} ms (bare p50 {r['bare_p50_ms']:.1f}, "
+            f"p99 {r['bare_p99_ms']:.1f} ms)"
+        )
+        print(
+            f"  handler runs per flow: protected {r['protected_runs_per_flow']}, "
+            f"bare {r['bare_runs_per_flow']} (bare re-runs the identical retry)"
+        )
+        print(f"  storms: {r['storm_outcomes']}")
+        for fault, o in r["outages"].items():
+            print(
+                f"  Redis {fault}: during the 2 s outage {o['during']}; "
+                f"finals lost {len(o['lost'])}"
+            )
+        print(
+            f"  flows run twice: {r['flows_run_twice']}; committed finals lost: "
+            f"{r['lost_finals'] + sum(len(o['lost']) for o in r['outages'].values())}"
+        )
+        print(
+            f"  worst loop stall: protected {r['protected_worst_stall_s'] * 1000:.0f} ms "
+            f"({r['protected_stalls_over_100ms']} over 100 ms), "
+            f"bare {r['bare_worst_stall_s'] * 1000:.0f} ms; store deadline {DEADLINE * 1000:.0f} ms"
+        )
+        lost = r["lost_finals"] + sum(len(o["lost"]) for o in r["outages"].values())
+        if r["flows_run_twice"]:
+            missed.append(f"{sdk}: {r['flows_run_twice']} flow(s) ran twice")
+        if lost:
+            missed.append(f"{sdk}: {lost} committed final(s) lost")
+        if r["protected_worst_stall_s"] >= DEADLINE:
+            missed.append(f"{sdk}: a loop stall of {r['protected_worst_stall_s']:.2f} s")
+        if r["ratio"] < 0.9:
+            missed.append(f"{sdk}: protected throughput {r['ratio']:.3f} of bare")
+        if r["storm_outcomes"].get("final_changed") or any(
+            o["all"].get("final_changed") for o in r["outages"].values()
+        ):
+            missed.append(f"{sdk}: a flow answered two different finals")
+    return missed
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["serve"]:
+        sdk, side, port, redis_url = argv[1:5]
+        serve(sdk, side == "protected", int(port), redis_url)
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--short", action="store_true", help="the CI run (under two minutes)")
+    args = parser.parse_args(argv)
+    from tests.adapters._redis import redis_process
+
+    started = time.monotonic()
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory():
+        for sdk in ("mcp", "fastmcp"):
+            with redis_process() as redis:
+                results.append(asyncio.run(soak_sdk(sdk, redis, args.short)))
+    missed = _report(results)
+    took = time.monotonic() - started
+    print(f"soak {'short ' if args.short else ''}run: {took:.0f} s, load {os.getloadavg()}")
+    out = ROOT / "bench" / "results" / ("soak-short.json" if args.short else "soak.json")
+    out.write_text(json.dumps({"took_s": took, "results": results}, indent=1) + "\n")
+    for miss in missed:
+        print(f"GOAL MISSED: {miss}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
