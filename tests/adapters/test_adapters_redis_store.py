@@ -322,3 +322,32 @@ def test_every_call_has_a_deadline(own_redis: Any) -> None:
     assert took < 0.3
     with pytest.raises(ValueError, match="deadline"):
         _async_store(own_redis.port, deadline=0)
+
+
+def test_more_calls_than_connections_wait_for_one(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-8: ``from_url`` bounds the open connections; 300 calls at once on 8
+    connections all succeed, each awaiting a free connection within the deadline."""
+
+    async def main() -> list[str]:
+        store = _async_store(redis_port, max_connections=8)
+        exp = int(time.time()) + 60
+
+        async def one(i: int) -> str:
+            begun = await store.begin(f"k{i}", claim=f"k{i}", committed=None, now=NOW, exp=exp)
+            return str(begun.outcome)
+
+        try:
+            async with anyio.create_task_group() as tg:
+                outcomes: list[str] = []
+
+                async def run(i: int) -> None:
+                    outcomes.append(await one(i))
+
+                for i in range(300):
+                    tg.start_soon(run, i)
+        finally:
+            await store.aclose()
+        return outcomes
+
+    assert anyio.run(main) == ["claimed"] * 300
+    assert len(redis_client.keys("touchstone:mrtr:c:*")) == 300

@@ -244,21 +244,30 @@ class AsyncRedisRequestStateStore:
 
     @classmethod
     def from_url(
-        cls, url: str, *, prefix: str = "touchstone:mrtr:", deadline: float = 1.0
+        cls,
+        url: str,
+        *,
+        prefix: str = "touchstone:mrtr:",
+        deadline: float = 1.0,
+        max_connections: int = 64,
     ) -> AsyncRedisRequestStateStore:
-        """A store on a new ``redis.asyncio`` client for ``url`` whose sockets time out at
-        ``deadline`` and which retries a failed command once, at once (a pooled connection
-        that a restart of Redis closed), all within the deadline."""
+        """A store on a new ``redis.asyncio`` client for ``url``: its sockets time out at
+        ``deadline``, a failed command is retried once, at once (a pooled connection that a
+        restart of Redis closed), and at most ``max_connections`` connections are open, a call
+        beyond them awaiting a free one -- all within the deadline."""
         import redis.asyncio
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        client = redis.asyncio.Redis.from_url(
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=deadline,
             socket_timeout=deadline,
             socket_connect_timeout=deadline,
             retry=Retry(NoBackoff(), 1),
         )
+        client = redis.asyncio.Redis(connection_pool=pool)
         return cls(client, prefix=prefix, deadline=deadline)
 
     async def _call(self, what: str, call: Awaitable[_T]) -> _T:
@@ -346,7 +355,7 @@ class AsyncRedisRequestStateStore:
         await self._call("abandon", self._release(keys=[lock], args=[token]))
 
     async def aclose(self) -> None:
-        """Stop the background releases and close the client's connections."""
+        """Stop the background releases and close the client and its connections."""
         for task in list(self._cleanups):
             task.cancel()
-        await self._redis.aclose()
+        await self._redis.aclose(close_connection_pool=True)
