@@ -23,7 +23,9 @@ by ``lock_wait``; the shared store is asked through its asyncio client under its
 Across processes the round is *claimed* in the store before it runs, and the claim is replaced
 by the final before the final is returned: a store that fails before the run refuses it, one
 that fails after it refuses the answer and keeps the claim, so the round never runs twice
-(ADAPT-REPLAY-5 to ADAPT-REPLAY-8).
+(ADAPT-REPLAY-5 to ADAPT-REPLAY-8).  A final this process stored in a shared store is also kept
+in a small in-process cache (:data:`NEAR_CAPACITY` entries, until the final's ``exp``), which
+answers an identical retry that reaches this process without a round trip (ADAPT-REPLAY-9).
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ _SEALED: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "touchstone_sealed_state", default=None
 )
 _POLL_FIRST, _POLL_MAX = 0.005, 0.1
+NEAR_CAPACITY = 1024
+"""How many finals this process committed to a shared store it keeps to answer identical
+retries without asking the store (the least recently used are dropped)."""
 
 
 def _committing(result: Any) -> bool:
@@ -191,6 +196,11 @@ class ReplayGuard:
         self._finals: _LocalFinals | AsyncRedisRequestStateStore = (
             _LocalFinals(store) if isinstance(store, InMemoryRequestStateStore) else store
         )
+        self._near = (
+            None
+            if isinstance(store, InMemoryRequestStateStore)
+            else InMemoryRequestStateStore(NEAR_CAPACITY)
+        )
         self.ttl = ttl
         self.single_use = single_use
         self.lock_wait = lock_wait
@@ -251,6 +261,9 @@ class ReplayGuard:
         now = int(self.clock())
         exp = now + int(self.ttl or 0)
         committed = f"{chain}.committed" if self.single_use else None
+        near = None if self._near is None else self._near.get(key, now)
+        if near is not None:
+            return json.loads(near.text)["result"]
         begun = await self._begin(
             key, claim=claim, committed=committed, now=now, exp=exp, deadline=deadline
         )
@@ -276,6 +289,8 @@ class ReplayGuard:
             )
         except StoreUnavailableError:
             raise _unavailable() from None  # the claim stays: this round never runs again
+        if self._near is not None:
+            self._near.put(key, stored, exp, now)
         return result
 
     async def _begin(
