@@ -163,3 +163,13 @@ proofs-mutants: $(STAMP_PROOFS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus
+
+## soak: the adapters under load and faults (bench/soak.py): 200 concurrent clients on an `mcp`
+## and a FastMCP server, bare and guarded, with a durable redis-server killed and SIGSTOPped;
+## loopback only, under 5 min; exits 1 when a goal is missed.  soak-short: the CI run, under 2 min.
+.PHONY: soak soak-short
+soak: $(STAMP_DEV)
+	$(BIN)/python bench/soak.py
+
+soak-short: $(STAMP_DEV)
+	$(BIN)/python bench/soak.py --short
