@@ -316,3 +316,32 @@ def test_a_committed_final_survives_a_crash_of_durable_redis(own_redis: Any) -> 
     runs, first, second = anyio.run(main)
     assert first == second == "purged b1"
     assert runs == 1
+
+
+def test_a_final_this_process_stored_is_replayed_without_a_round_trip(own_redis: Any) -> None:
+    """ADAPT-REPLAY-9: the identical retry of a final this process stored is answered from the
+    in-process cache: with Redis stopped it still gets the final, at once, and the tool does not
+    run again."""
+    from mcp import Client
+
+    async def main() -> tuple[int, Any, Any, float]:
+        flow = Flow(work=0.01)
+        store = AsyncRedisRequestStateStore.from_url(own_redis.url, deadline=DEADLINE)
+        with anyio.fail_after(60):
+            async with Client(server_with(flow, store), mode="2026-07-28") as c:
+                state = await _mint(c.session)
+                first = await _final(c.session, state)
+                own_redis.stop()
+                try:
+                    started = time.monotonic()
+                    second = await _final(c.session, state)
+                    took = time.monotonic() - started
+                finally:
+                    own_redis.cont()
+        await store.aclose()
+        return flow.runs, first, second, took
+
+    runs, first, second, took = anyio.run(main)
+    assert first == second == "purged b1"
+    assert runs == 1
+    assert took < DEADLINE
