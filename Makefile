@@ -1,6 +1,8 @@
 # mcp-touchstone: every set-up step lives here, so a fresh machine needs only
-# Python >= 3.11 with venv, and make.  `make demo` and `make test` are the two
-# commands the README promises.
+# Python >= 3.11 with venv, Node.js >= 18 with npm, and make.  `make demo` and `make test` are
+# the two commands the README promises.  What the tests need beyond .venv and node_modules
+# (redis-server, Chromium) is installed with apt-get when missing and we are root on Debian or
+# Ubuntu; anywhere else the target stops with one line naming what is missing and how to get it.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -16,6 +18,8 @@ NODE_STAMP := tests/node/node_modules/.stamp
 .PHONY: demo test slow bench vectors conformance drt-node leak-matrix audit-matrix node-deps proofs proofs-mutants mutants fuzz clean
 
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "make: $(PYTHON) >= 3.11 with venv and ensurepip is needed (Debian: apt-get install python3-venv; or PYTHON=python3.12 make ...)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
@@ -46,14 +50,15 @@ demo: $(STAMP_RUN)
 	$(BIN)/touchstone run
 
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded).
-test: $(STAMP_PROOFS) $(NODE_STAMP)
-	$(BIN)/ruff check src tests bench proofs conformance/vectorgen examples assurance
-	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen examples assurance
+## Installs what the tests need first: .venv, the Node deps, redis-server, Chromium.
+test: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
+	$(BIN)/ruff check src tests bench proofs conformance/vectorgen assurance
+	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen assurance
 	$(BIN)/mypy src tests proofs
 	$(BIN)/pytest -q -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
-slow: $(STAMP_PROOFS) $(NODE_STAMP)
+slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
 	$(BIN)/pytest -q -m slow
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script);
@@ -65,9 +70,10 @@ bench: $(STAMP_BENCH)
 
 ## chio-peer: build Chio's own portable scope matcher (bb-connor/arc d2816aa0, chio-kernel-core)
 ## from its source, offline, as the scope batch bench's in-run peer (bench/chio_peer/build.py;
-## about 65 s clean on 2 cores, under a second when nothing changed).  Needs cargo, a Chio git dir
-## (CHIO_GIT, default the bb-connor/arc mirror) and Debian's librust-*-dev crate packages, which it
-## installs with apt-get when missing (root and the Debian archive needed, as .ci/run installs
+## about 65 s clean on 2 cores, under a second when nothing changed).  Needs cargo, CHIO_GIT
+## (the git dir of a clone of bb-connor/arc holding d2816aa0; no default) and Debian's
+## librust-*-dev crate packages, which it installs with apt-get when missing (root and the Debian
+## archive needed, as .ci/run installs
 ## redis).  Not part of test or CI: Chio's source exists only where someone fetched it.
 .PHONY: chio-peer chio-peer-check
 chio-peer: $(STAMP_DEV)
@@ -118,8 +124,8 @@ leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 ## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
 ## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), FIRST=A to start at
 ## rank A of the seeded ranking (a fresh batch: FIRST=281 SAMPLE=360), SHARD=i/n (two shards may
-## run side by side), BUDGET=s per package (default 3600). Results persist in
-## assurance/results/: a re-run is incremental.
+## run side by side), BUDGET=s per package (default 3600). Results persist in the ignored
+## assurance/results/ (a re-run is incremental; CI keeps it as an artifact).
 SAMPLE ?= 40
 FIRST ?= 1
 SEED ?= 13
@@ -149,6 +155,8 @@ audit-matrix: $(STAMP_DEV) $(NODE_STAMP)
 node-deps: $(NODE_STAMP)
 
 $(NODE_STAMP): tests/node/package-lock.json tests/node/package.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "make: Node.js >= 18 with npm is needed (https://nodejs.org, or Debian: apt-get install nodejs npm)"; exit 1; }
 	cd tests/node && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
@@ -164,12 +172,45 @@ proofs-mutants: $(STAMP_PROOFS)
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .fuzz-corpus
 
+## redis-server, chromium: the system programs the tests start (a real Redis on a loopback port;
+## Debian's Chromium, headless, with a font for its screenshots, for the HTML report's browser
+## test).  Present: nothing to do.
+## Missing: apt-get install when root with apt-get (as CI is); otherwise one line saying what to
+## install.  `make test` and `make slow` depend on both.
+.PHONY: redis-server chromium
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$$@" >/dev/null' apt-get
+CHROMIUM_NAMES ?= chromium chromium-browser google-chrome
+REDIS_SERVER ?= redis-server
+redis-server:
+	@command -v $(REDIS_SERVER) >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing redis-server (apt-get)"; $(APT_INSTALL) redis-server; \
+	  else echo "make: redis-server is needed by the adapter tests: install it (Debian: sudo apt-get install redis-server; macOS: brew install redis)"; exit 1; fi; }
+chromium:
+	@for b in $(CHROMIUM) $(CHROMIUM_NAMES); do command -v $$b >/dev/null && exit 0; done; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing chromium (apt-get)"; $(APT_INSTALL) chromium fonts-liberation; \
+	  else echo "make: Chromium is needed by the HTML report's browser test: install it (Debian: sudo apt-get install chromium; or put chromium on PATH, or set CHROMIUM=/path/to/chrome)"; exit 1; fi
+
+## upstream-harnesses: build the upstream harnesses offline from Debian's crate packages
+## (serde_json for json.*; Chio's chio-peer for scope.*, which needs CHIO_GIT; neva and turbomcp
+## cannot be built offline: offline.py, given NEVA_GIT and TURBOMCP_GIT, says why). Builds what
+## it can. upstream-matrix needs all three git dirs (the doc's reasons are read from them).
+.PHONY: upstream-harnesses upstream-matrix
+upstream-harnesses: $(STAMP_DEV)
+	$(BIN)/python conformance/upstream/serde_json/build.py
+	@$(BIN)/python bench/chio_peer/build.py || echo "upstream-harnesses: Chio's harness is not built (the reason is above)"
+	@for u in neva turbomcp; do $(BIN)/python conformance/upstream/offline.py $$u; done || true
+
+## upstream-matrix: every shipped vector against the reference, each upstream harness and the
+## Node harness; writes docs/upstream-matrix.md (conformance/upstream/matrix.py).
+upstream-matrix: upstream-harnesses $(NODE_STAMP)
+	$(BIN)/python conformance/upstream/matrix.py
+
 ## soak: the adapters under load and faults (bench/soak.py): 200 concurrent clients on an `mcp`
 ## and a FastMCP server, bare and guarded, with a durable redis-server killed and SIGSTOPped;
 ## loopback only, under 5 min; exits 1 when a goal is missed.  soak-short: the CI run, under 2 min.
 .PHONY: soak soak-short
-soak: $(STAMP_DEV)
+soak: $(STAMP_DEV) redis-server
 	$(BIN)/python bench/soak.py
 
-soak-short: $(STAMP_DEV)
+soak-short: $(STAMP_DEV) redis-server
 	$(BIN)/python bench/soak.py --short

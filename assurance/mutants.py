@@ -15,9 +15,11 @@ then killed, in this order, by
    tests that execute the mutated lines (``assurance/covmap.py``, a coverage map of the
    unmutated run), then, if those pass, the whole subset, so a survivor has passed all of it.
 
-Results persist in ``assurance/results/<pkg>.json`` keyed by mutant id and the SHA-256 of the
-mutated file, so a re-run skips every mutant already decided for an unchanged file (incremental);
-``SAMPLE``/``SEED`` pick a seeded random sample, ``SHARD=i/n`` one slice of it.
+Results persist in ``assurance/results/<pkg>.json`` (ignored by git: generated data, kept by CI as
+an artifact) keyed by mutant id and the SHA-256 of the mutated file, so a re-run skips every
+mutant already decided for an unchanged file (incremental); ``SAMPLE``/``SEED`` pick a seeded
+random sample, ``SHARD=i/n`` one slice of it. Mutants shown equivalent are listed in
+``assurance/equivalent.txt`` by their ``key`` (the edit and its enclosing function).
 """
 
 from __future__ import annotations
@@ -75,9 +77,15 @@ _BIN_SWAP: dict[type[ast.operator], type[ast.operator]] = {
 
 @dataclass(frozen=True)
 class Mutant:
-    """One edit: replace ``src[start:end]`` of ``file`` by ``text``."""
+    """One edit: replace ``src[start:end]`` of ``file`` by ``text``.
+
+    ``id`` names the place (file, line, operator, index) for a reader and keys the results of a
+    run; ``key`` names the edit by what it changes, ``file function: source -> replacement``
+    (each side cut to 100 characters; `` #k`` for the k-th such edit in that function), so it
+    does not move when lines do: equivalents and the sample's ranking use it."""
 
     id: str
+    key: str
     file: str
     line: int
     last: int  # the last line the edit spans
@@ -175,9 +183,33 @@ def _stmt_edits(node: ast.stmt) -> Iterator[tuple[ast.AST, str, str]]:
         yield node, "break", "continue->break"
 
 
+def _enclosing(tree: ast.Module) -> dict[int, str]:
+    """Node id -> the qualified name of the function or class around it (``<module>`` at the
+    top level)."""
+    names: dict[int, str] = {}
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = where
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = child.name if where == "<module>" else f"{where}.{child.name}"
+            names[id(child)] = inner
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return names
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """Source text for a key, cut to ``limit`` characters (``#k`` tells cut twins apart)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def mutants_of(rel: str, source: str) -> list[Mutant]:
-    """Every mutant of one file, in source order; ids are stable for an unchanged file."""
+    """Every mutant of one file, in source order; ids are stable for an unchanged file, keys for
+    an unchanged function."""
     tree = ast.parse(source)
+    where = _enclosing(tree)
     skip = _skipped_ids(tree)
     offs = _offsets(source)
     raw = source.encode()
@@ -191,6 +223,7 @@ def mutants_of(rel: str, source: str) -> list[Mutant]:
             found.extend((node, text, desc) for text, desc in _edits(node))
     out: list[Mutant] = []
     seen: dict[tuple[int, str], int] = {}
+    same: dict[str, int] = {}
     for node, text, desc in found:
         start = offs[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
         end = offs[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
@@ -199,8 +232,11 @@ def mutants_of(rel: str, source: str) -> list[Mutant]:
         key = (node.lineno, desc)  # type: ignore[attr-defined]
         k = seen[key] = seen.get(key, -1) + 1
         mid = f"{rel}:{node.lineno}:{desc}:{k}"  # type: ignore[attr-defined]
+        edit = f"{rel} {where[id(node)]}: {_short(ast.unparse(node))} -> {_short(text)}"
+        n = same[edit] = same.get(edit, -1) + 1
+        mkey = f"{edit} #{n}" if n else edit
         last = bisect.bisect_right(offs, end - 1)
-        out.append(Mutant(mid, rel, node.lineno, last, start, end, text, desc))  # type: ignore[attr-defined]
+        out.append(Mutant(mid, mkey, rel, node.lineno, last, start, end, text, desc))  # type: ignore[attr-defined]
     out.sort(key=lambda m: (m.start, m.id))
     return out
 
@@ -391,9 +427,9 @@ def select(
     is the ranks no earlier batch reached); then shard ``i`` of ``n``."""
     every = generate(pkg)
     if 0 < sample < len(every) or first > 1:
-        # Ranked by a seeded hash of the id, so a mutant's membership in the sample does not
-        # change when other mutants of the package appear or go (edits elsewhere).
-        rank = sorted(every, key=lambda m: hashlib.sha256(f"{seed}:{m.id}".encode()).digest())
+        # Ranked by a seeded hash of the key, so a mutant's membership in the sample does not
+        # change when other mutants of the package appear or go, or when lines move.
+        rank = sorted(every, key=lambda m: hashlib.sha256(f"{seed}:{m.key}".encode()).digest())
         # Run in rank order: a run cut short is still a random subset.
         every = rank[first - 1 : sample if sample > 0 else None]
     i, n = shard
@@ -446,7 +482,7 @@ def run(pkg: str, mutants: list[Mutant], budget: float, force: bool = False) -> 
                 if verdict == "pass":  # The whole subset decides a survivor.
                     verdict, test = run_tests(overlay, tests, limit)
                 verdict = "survived" if verdict == "pass" else verdict
-            results[m.id] = {"sha": shas[m.file], "line": m.line, "desc": m.desc,
+            results[m.id] = {"sha": shas[m.file], "key": m.key, "line": m.line, "desc": m.desc,
                              "replacement": m.text[:120], "verdict": verdict,
                              "killed_by": by if verdict == "killed" else None,
                              "vectors": killing, "test": test, "commit": head,
@@ -469,12 +505,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="start at this rank of the seeded ranking (a fresh batch)")  # fmt: skip
     p.add_argument("--budget", type=float, default=float(os.environ.get("BUDGET", "3600")))
     p.add_argument("--only", action="append", help="re-run exactly this mutant id (repeatable)")
+    p.add_argument("--keys", action="store_true", help="list: print each mutant's id and key")
     args = p.parse_args(argv)
     pkgs = args.pkg or sorted(PACKAGES)
     i, n = (int(x) for x in args.shard.split("/"))
     if args.command == "list":
         for pkg in pkgs:
-            print(f"{pkg}: {len(generate(pkg))} mutants")
+            generated = generate(pkg)
+            print(f"{pkg}: {len(generated)} mutants")
+            if args.keys:
+                for m in generated:
+                    print(f"{m.id}\t{m.key}")
         return 0
     if args.command == "report":
         from assurance.mutants_report import report

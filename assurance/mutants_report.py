@@ -12,13 +12,14 @@ EQUIVALENT = ROOT / "assurance" / "equivalent.txt"
 
 
 def equivalents() -> dict[str, str]:
-    """Mutant id -> why it is equivalent (``assurance/equivalent.txt``: ``id<TAB>reason``)."""
+    """Mutant key -> why it is equivalent (``assurance/equivalent.txt``: ``key<TAB>reason``; the
+    key is :attr:`assurance.mutants.Mutant.key`, the edit and its enclosing function)."""
     out: dict[str, str] = {}
     if EQUIVALENT.exists():
         for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
             if line.strip() and not line.startswith("#"):
-                mid, _, reason = line.partition("\t")
-                out[mid] = reason
+                key, _, reason = line.partition("\t")
+                out[key] = reason
     return out
 
 
@@ -43,8 +44,12 @@ def report(pkgs: list[str]) -> str:
     ]
     kills: dict[str, set[str]] = defaultdict(set)
     survivors: list[str] = []
+    every_key: set[str] = set()
     for pkg in pkgs:
-        ids = {m.id for m in generate(pkg)}
+        generated = generate(pkg)
+        ids = {m.id for m in generated}
+        key_of = {m.id: m.key for m in generated}
+        every_key |= set(key_of.values())
         shas = {rel: _sha(rel) for rel in package_files(pkg)}
         every_result = _load(pkg)
         # A result counts only for the file it was measured on (same id, same file SHA-256).
@@ -57,10 +62,10 @@ def report(pkgs: list[str]) -> str:
         c: Counter[str] = Counter()
         for mid, r in res.items():
             verdict = str(r["verdict"])
-            if verdict == "survived" and mid in eq:
+            if verdict == "survived" and key_of[mid] in eq:
                 verdict = "equivalent"
             if verdict == "survived":
-                survivors.append(f"{mid} ({r['desc']}: `{r['replacement']}`)")
+                survivors.append(f"{mid}: `{key_of[mid]}`")
             c[verdict] += 1
             if verdict == "killed":
                 c[f"by-{r['killed_by']}"] += 1
@@ -70,7 +75,7 @@ def report(pkgs: list[str]) -> str:
         score = f"{100 * (c['killed'] + c['timeout']) / decided:.1f}%" if decided else "-"
         low, high = wilson(c["killed"] + c["timeout"], decided)
         interval = f"{100 * low:.1f}-{100 * high:.1f}%" if decided else "-"
-        commits = ", ".join(sorted({str(r.get("commit") or "earlier") for r in res.values()}))
+        commits = ", ".join(sorted({str(r.get("commit") or "-") for r in res.values()}))
         lines.append(
             f"| {pkg} | {len(ids)} | {len(res)} | {c['killed']} ({c['by-vectors']} / "
             f"{c['by-tests']}) | {c['survived']} | {c['equivalent']} | {c['timeout']} | {score} "
@@ -79,11 +84,9 @@ def report(pkgs: list[str]) -> str:
     lines += [
         "",
         "Score = (killed + timed out) / (run - equivalent); the interval is Wilson's 95% score"
-        " interval of that proportion over the sample. Commits: the branch HEAD each counted"
-        " result was measured at (a result counts only while its file's SHA-256 is unchanged;"
-        " 'earlier': a previous session's run, on a file identical to the one counted now)."
-        " Stale: results for a file that has changed since (not counted; a re-run decides them"
-        " again).",
+        " interval of that proportion over the sample. Commits: the HEAD each counted result was"
+        " measured at (a result counts only while its file's SHA-256 is unchanged). Stale:"
+        " results for a file that has changed since (not counted; a re-run decides them again).",
         "",
     ]
     lines += ["| vector file | mutants killed | killed by no other file |", "| --- | --- | --- |"]
@@ -102,7 +105,16 @@ def report(pkgs: list[str]) -> str:
     if survivors:
         lines += ["", "Survivors not yet killed or shown equivalent:", ""]
         lines += [f"- {s}" for s in survivors]
+    mine = {k for k in eq if k.split(" ", 1)[0] in _files_of(pkgs)}
+    unmatched = sorted(mine - every_key)
+    if unmatched:
+        lines += ["", f"Equivalents whose edit no longer exists ({len(unmatched)}):", ""]
+        lines += [f"- `{k}`" for k in unmatched]
     return "\n".join(lines)
+
+
+def _files_of(pkgs: list[str]) -> set[str]:
+    return {rel for pkg in pkgs for rel in package_files(pkg)}
 
 
 __all__ = ["equivalents", "report", "wilson"]

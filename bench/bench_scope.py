@@ -12,15 +12,15 @@ The arguments hold 30 string leaves (paths, a URL, tenant, channel, store, plain
 
 Measured:
 * ours/resolve -- ``resolve_matching_grants(scope, "read", "files", args)`` on the decoded
-  scope (argument validation, one shared walk, 24 constraint verdicts, ranking).
+  scope (argument validation, the string leaves collected once, 24 constraint verdicts,
+  ranking).
 * ours/decode  -- ``decode_scope`` of the same 8-grant scope JSON.
 * ours/harness -- the ``scope.resolve_matching_grants`` harness operation end to end
   (decode + resolve + output shaping), what ``touchstone eval`` runs.
 * +1 grant / +1 leaf -- marginal cost, from the slope between 8 and 32 grants (24 extra
   targets with 3 constraints each) and between 30 and 130 leaves.  The extra grants repeat
-  the first 8 grants' constraints (verdicts are kept per constraint value within a
-  resolution); the "distinct" row gives each extra copy of the 8 its own values, same
-  verdicts.
+  the first 8 grants' constraints; the "distinct" row gives each extra copy of the 8 its own
+  values, same verdicts (every constraint is evaluated afresh either way).
 * peer/fastmcp -- FastMCP 4's per-call tool authorization, ``run_auth_checks`` with 8
   ``require_scopes`` checks of 3 scopes each (24 scope tests) plus a ``restrict_tag``,
   for a token holding all of them: the decision FastMCP makes before a tool runs.  It does

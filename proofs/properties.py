@@ -133,8 +133,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-refusal-drops-grant",
             "scope/_matcher.py",
-            "            if decide is None:\n                return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))\n            if not decide",
-            "            if decide is None:\n                covered = False\n                break\n            if not decide",
+            "        if isinstance(matched, ConstraintError):\n            return matched\n",
+            "        if isinstance(matched, ConstraintError):\n            return False\n",
             SM + "resolve_matching_grants",
             "a refused constraint drops its grant instead of aborting",
         ),
@@ -152,9 +152,10 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-non-target-constraints-evaluated",
             "scope/_matcher.py",
-            "        if not grant_targets(grant, tool_name, server_id):\n            continue\n",
-            "        if not grant_targets(grant, tool_name, server_id) and all(\n"
-            "            type(c) in deciders for c in grant.constraints\n        ):\n            continue\n",
+            "    if not grant_targets(grant, tool_name, server_id):\n        return False\n",
+            "    if not grant_targets(grant, tool_name, server_id):\n"
+            "        covered = constraints_match(grant.constraints, facts)\n"
+            "        return covered if isinstance(covered, ConstraintError) else False\n",
             SM + "resolve_matching_grants",
             "constraints of non-target grants are evaluated (a refusal there aborts)",
         ),
@@ -215,8 +216,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-maxlen-exclusive",
             "scope/_arguments.py",
-            "        return self.longest_leaf <= limit\n",
-            "        return self.longest_leaf < limit\n",
+            "        return all(len(leaf.value.encode()) <= limit for leaf in self.string_leaves)\n",
+            "        return all(len(leaf.value.encode()) < limit for leaf in self.string_leaves)\n",
             SA + "ArgumentFacts.max_length",
             "the limit is exclusive",
         ),
@@ -233,8 +234,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-maxargs-exclusive",
             "scope/_arguments.py",
-            "        return self.args_size <= limit\n",
-            "        return self.args_size < limit\n",
+            "        return len(serde_json.to_string(self.arguments).encode()) <= limit\n",
+            "        return len(serde_json.to_string(self.arguments).encode()) < limit\n",
             SA + "ArgumentFacts.max_args_size",
             "the limit is exclusive",
         ),
@@ -253,9 +254,9 @@ PROPERTIES: tuple[Prop, ...] = (
         ("scope-allow-aud-null", "scope-allow-aud-*"),
         Mutant(
             "scope-audience-empty-array-passes",
-            "scope/_arguments.py",
-            "        if not _collect_strict(value, self.values) or len(self.values) == before:\n",
-            "        if not _collect_strict(value, self.values):\n",
+            "scope/_walks.py",
+            "                if not valid or len(observed.values) == before:\n",
+            "                if not valid:\n",
             SA + "ArgumentFacts.audience_allowlist",
             "an empty array counts as 'nothing to check' (vacuous all)",
         ),
@@ -271,9 +272,9 @@ PROPERTIES: tuple[Prop, ...] = (
         ("scope-allow-aud-absent",),
         Mutant(
             "scope-audience-absent-denies",
-            "scope/_arguments.py",
-            "        if not self.saw_relevant_key:\n            return True\n",
-            "        if not self.saw_relevant_key:\n            return False\n",
+            "scope/_walks.py",
+            "    if not observed.saw_relevant_key:\n        return True\n",
+            "    if not observed.saw_relevant_key:\n        return False\n",
             SA + "ArgumentFacts.audience_allowlist",
             "an absent key fails closed too",
         ),
@@ -290,9 +291,9 @@ PROPERTIES: tuple[Prop, ...] = (
         ("scope-allow-mem-*", "scope-allow-upstream-mem-*"),
         Mutant(
             "scope-store-null-as-absent",
-            "scope/_arguments.py",
-            "                if memory_live and lowered in MEMORY_STORE_KEYS:\n",
-            "                if memory_live and lowered in MEMORY_STORE_KEYS and item is not None:\n",
+            "scope/_walks.py",
+            "            if is_relevant_key(key):\n",
+            "            if is_relevant_key(key) and (value is not None or is_relevant_key is is_audience_key):\n",
             SA + "ArgumentFacts.memory_store_allowlist",
             "a null store value is read as an absent key",
         ),
@@ -310,8 +311,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-path-equal-only",
             "scope/_arguments.py",
-            "    return n <= len(segments) and segments[:n] == wanted\n",
-            "    return n == len(segments) and segments[:n] == wanted\n",
+            "    if len(prefix_path.segments) > len(candidate_path.segments):\n",
+            "    if len(prefix_path.segments) != len(candidate_path.segments):\n",
             SA + "path_has_prefix",
             "only the prefix itself is under the prefix",
         ),
@@ -329,8 +330,10 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-path-string-prefix",
             "scope/_arguments.py",
-            "    return n <= len(segments) and segments[:n] == wanted\n",
-            '    return "/".join(segments).startswith("/".join(wanted))\n',
+            "    return all(\n        expected == actual\n"
+            "        for expected, actual in zip(prefix_path.segments, candidate_path.segments, strict=False)\n"
+            "    )\n",
+            '    return "/".join(candidate_path.segments).startswith("/".join(prefix_path.segments))\n',
             SA + "path_has_prefix",
             "a string prefix test instead of a segment-wise one (/a admits /ab)",
         ),
@@ -385,8 +388,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-path-ignores-absoluteness",
             "scope/_arguments.py",
-            "    if candidate is None or prefix is None or candidate[0] != prefix[0]:\n",
-            "    if candidate is None or prefix is None:\n",
+            "    if candidate_path.is_absolute != prefix_path.is_absolute:\n        return False\n",
+            "",
             SA + "path_has_prefix",
             "absoluteness is not compared",
         ),
@@ -404,12 +407,13 @@ PROPERTIES: tuple[Prop, ...] = (
         Z_SCOPE + "prop_glob_equiv",
         ("scope-z3-glob-*",),
         Mutant(
-            "scope-glob-latest-piece",
+            "scope-glob-no-backtrack",
             "scope/_arguments.py",
-            "        found = candidate.find(piece, at, end)\n",
-            "        found = candidate.rfind(piece, at, end)\n",
+            "            pattern_idx = star_idx + 1\n            match_idx += 1\n"
+            "            candidate_idx = match_idx\n",
+            "            return False\n",
             SA + "wildcard_matches",
-            "a middle piece is placed at its latest occurrence (loses matches)",
+            "a mismatch after a star fails instead of letting the star take one more character",
         ),
     ),
     Prop(
@@ -425,10 +429,10 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-glob-admits-apex",
             "scope/_arguments.py",
-            '    pieces = pattern.split("*")\n',
+            "    pattern_idx = candidate_idx = 0\n",
             '    if pattern.startswith("*.") and candidate == pattern[2:]:\n'
             "        return True\n"
-            '    pieces = pattern.split("*")\n',
+            "    pattern_idx = candidate_idx = 0\n",
             SA + "wildcard_matches",
             "'*.example.com' also admits example.com",
         ),
@@ -467,9 +471,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-glob-question-wildcard",
             "scope/_arguments.py",
-            "    if len(pieces) == 1:\n        return pattern == candidate\n",
-            "    if len(pieces) == 1:\n        return len(pattern) == len(candidate) and all(\n"
-            '            p in (c, "?") for p, c in zip(pattern, candidate, strict=True)\n        )\n',
+            'pattern[pattern_idx] in ("*", candidate[candidate_idx]):\n',
+            'pattern[pattern_idx] in ("*", "?", candidate[candidate_idx]):\n',
             SA + "wildcard_matches",
             "'?' matches any one character",
         ),
@@ -493,8 +496,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-glob-vacuous",
             "scope/_arguments.py",
-            "            verdict = bool(domains) and all(wildcard_matches(lowered, d) for d in domains)\n",
-            "            verdict = all(wildcard_matches(lowered, d) for d in domains)\n",
+            "        return bool(domains) and all(wildcard_matches(pattern, domain) for domain in domains)\n",
+            "        return all(wildcard_matches(pattern, domain) for domain in domains)\n",
             SA + "ArgumentFacts.domain_glob",
             "DomainGlob holds vacuously with no candidate",
         ),
@@ -516,8 +519,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "scope-path-any-candidate",
             "scope/_arguments.py",
-            "            verdict = bool(candidates) and all(\n",
-            "            verdict = bool(candidates) and any(\n",
+            "        return bool(candidates) and all(path_has_prefix(path, prefix) for path in candidates)\n",
+            "        return bool(candidates) and any(path_has_prefix(path, prefix) for path in candidates)\n",
             SA + "ArgumentFacts.path_prefix",
             "one fitting candidate is enough",
         ),

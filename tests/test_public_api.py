@@ -51,3 +51,27 @@ def test_implementation_modules_are_private(package: str) -> None:
     folder = Path(mcp_touchstone.__file__).parent / package
     public = [p.name for p in folder.glob("*.py") if not p.name.startswith("_")]
     assert not public, f"{package} has public modules: {public}"
+
+
+def test_every_scope_name_is_its_definition_on_first_access() -> None:
+    """The scope package's public API: in a fresh interpreter the first access of each name of
+    ``scope.__all__`` is the very object its defining module holds, and ``dir`` lists exactly
+    ``__all__``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib\n"
+        "from mcp_touchstone import scope\n"
+        "for name in scope.__all__:\n"
+        "    obj = getattr(scope, name)\n"
+        "    home = getattr(obj, '__module__', None)\n"
+        "    if isinstance(home, str) and getattr(obj, '__name__', None) == name:\n"
+        "        assert home.startswith('mcp_touchstone.scope.'), (name, home)\n"
+        "        assert getattr(importlib.import_module(home), name) is obj, name\n"
+        "assert sorted(dir(scope)) == sorted(scope.__all__)\n"
+        "print(len(scope.__all__))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 10

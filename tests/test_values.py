@@ -60,26 +60,21 @@ def _core_dataclasses() -> list[type]:
             if (
                 isinstance(obj, type)
                 and obj.__module__ == info.name
-                and ("__dataclass_params__" in obj.__dict__ or "__record_fields__" in obj.__dict__)
+                and "__dataclass_params__" in obj.__dict__
             ):
                 found.append(obj)
     return found
 
 
 def test_core_dataclasses_are_frozen_slotted_values() -> None:
-    """Every dataclass and record of the three semantic cores is frozen, slotted and compared by
-    value, but for the two named bookkeeping records and the compiled regex (kills every
-    ``frozen=True``/``slots=True``/``eq=False`` flip in their decorators, and a
-    ``record(frozen=False)`` on a value)."""
+    """Every dataclass of the three semantic cores is frozen, slotted and compared by value, but
+    for the named bookkeeping classes and the compiled regex (kills every
+    ``frozen=True``/``slots=True``/``eq=False`` flip in their decorators)."""
     classes = _core_dataclasses()
     assert len(classes) >= 70  # the walk found the cores' dataclasses and records
     for cls in classes:
         name = f"{cls.__module__}.{cls.__qualname__}"
         assert "__slots__" in cls.__dict__, name
-        if "__record_fields__" in cls.__dict__:  # made by mcp_touchstone._record
-            assert cls.__record_frozen__ is (name not in _MUTABLE), name  # type: ignore[attr-defined]
-            assert cls.__record_eq__ is (name not in _IDENTITY_EQ), name  # type: ignore[attr-defined]
-            continue
         params = cls.__dataclass_params__  # type: ignore[attr-defined]
         assert params.frozen is (name not in _MUTABLE), name
         assert params.eq is (name not in _IDENTITY_EQ), name

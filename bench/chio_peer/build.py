@@ -6,7 +6,7 @@ Run: ``python bench/chio_peer/build.py`` (or ``make chio-peer``).  Prints the bi
    ones with ``apt-get`` (root and Debian's archive needed): they put crate sources with
    ``.cargo-checksum.json`` under ``/usr/share/cargo/registry``, a cargo directory source.
 2. Extracts ``crates/chio-core-types`` and ``crates/chio-kernel-core`` at the pinned commit
-   ``d2816aa0`` from a Chio git dir (``CHIO_GIT``; default the bb-connor/arc mirror) into the
+   ``d2816aa0`` from a Chio git dir (``CHIO_GIT``, required: see ``chio_git``) into the
    git-ignored ``bench/chio_peer/build/chio`` (each ``Cargo.toml`` kept as ``Cargo.toml.orig``
    beside its rewrite; unchanged files keep their mtime, so a rebuild is a no-op).  Chio's Rust
    source is not changed.
@@ -43,8 +43,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BUILD = HERE / "build"
-CHIO_GIT = Path(os.environ.get("CHIO_GIT", "/work/.mirror/bb-connor+arc/repo"))
 CHIO_COMMIT = "d2816aa060ba7c0fd10edcece9192e9b4c2850fd"
+GET_CHIO = (
+    "set CHIO_GIT to the git dir of a clone of Chio's source that holds commit d2816aa0, e.g. "
+    "`git clone https://github.com/bb-connor/arc chio-src` and then "
+    "`make chio-peer CHIO_GIT=$PWD/chio-src/.git`"
+)
 CRATES = ("crates/chio-core-types", "crates/chio-kernel-core")
 REGISTRY = Path("/usr/share/cargo/registry")
 BINARY = BUILD / "target" / "release" / "chio-peer"
@@ -86,7 +90,7 @@ def ensure_debian_crates() -> None:
 
 def git(*args: str) -> bytes:
     return subprocess.run(
-        ["git", f"--git-dir={CHIO_GIT}", *args], capture_output=True, check=True
+        ["git", f"--git-dir={chio_git()}", *args], capture_output=True, check=True
     ).stdout
 
 
@@ -98,16 +102,27 @@ def write_if_changed(path: Path, data: bytes) -> None:
         path.write_bytes(data)
 
 
+def chio_git() -> Path:
+    """The Chio git dir named by ``CHIO_GIT`` (no default: Chio's source is wherever the user
+    cloned it); a clear one-line refusal when it is unset or not a git dir."""
+    named = os.environ.get("CHIO_GIT", "")
+    if not named:
+        raise SystemExit(f"chio-peer: CHIO_GIT is not set: {GET_CHIO}")
+    path = Path(named)
+    if not (path / "HEAD").exists():
+        raise SystemExit(f"chio-peer: {path} is not a git dir: {GET_CHIO}")
+    return path
+
+
 def extract_chio() -> dict[str, Any]:
     """Extract the two crates at the pinned commit into ``build/chio`` (files that did not
     change are left alone; files no longer in the archive are removed); return Chio's root
     manifest."""
-    if not (CHIO_GIT / "HEAD").exists():
-        raise SystemExit(f"chio-peer: no Chio git dir at {CHIO_GIT} (set CHIO_GIT)")
+    source = chio_git()
     try:
         git("cat-file", "-e", f"{CHIO_COMMIT}^{{commit}}")
     except subprocess.CalledProcessError:
-        raise SystemExit(f"chio-peer: {CHIO_GIT} has no commit {CHIO_COMMIT}") from None
+        raise SystemExit(f"chio-peer: {source} has no commit {CHIO_COMMIT}: {GET_CHIO}") from None
     target = BUILD / "chio"
     archive = git("archive", "--format=tar", CHIO_COMMIT, *CRATES)
     wanted: dict[Path, bytes] = {}
@@ -123,7 +138,7 @@ def extract_chio() -> dict[str, Any]:
             write_if_changed(path, data)
         else:
             write_if_changed(path.with_name("Cargo.toml.orig"), data)
-    say(f"extracted {', '.join(CRATES)} at {CHIO_COMMIT[:8]} from {CHIO_GIT}")
+    say(f"extracted {', '.join(CRATES)} at {CHIO_COMMIT[:8]} from {chio_git()}")
     return tomllib.loads(git("show", f"{CHIO_COMMIT}:Cargo.toml").decode())
 
 

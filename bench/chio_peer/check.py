@@ -18,7 +18,7 @@ Every difference is explained by ``explain_all`` below, mechanically from the ca
 the two answers (a candidate point counts only when the answer the seed's version gives follows
 from the peer's and equals ours), or it is reported as a finding (the id, the input and both
 answers) and the check exits 1.  The explanations are the four points in which Chio's snapshot
-``d2816aa0`` differs from the version the seed describes (``/work/shared/reference/chio.md``
+``d2816aa0`` differs from the version the seed describes (the upstream notes' ``chio.md``
 §4.10), and two in which this build's Debian serde/serde_json differ from the versions in Chio's
 ``Cargo.lock`` (not Chio's source, not our reference).
 ``--write-baseline`` rewrites the baseline from (b)'s failures, each
@@ -52,31 +52,37 @@ COLUMNS = ("pass", "fail", "expected", "error", "skip", "n/a")
 
 REASONS = {
     "point-1": (
-        "Chio d2816aa0 (chio.md 4.10, point 1): its audience_allowlist and memory_store_allowlist"
+        "seed differs from upstream snapshot: Chio d2816aa0"
+        " (chio.md 4.10, point 1): its audience_allowlist and memory_store_allowlist"
         " are lax (non-string values are ignored; a relevant key that yields no string allows),"
         " where the seed's version is strict (4.7), so our reference answers no match"
     ),
     "point-2": (
-        "Chio d2816aa0 (chio.md 4.10, point 2): Constraint has no require_cumulative_approval_above"
+        "seed differs from upstream snapshot: Chio d2816aa0"
+        " (chio.md 4.10, point 2): Constraint has no require_cumulative_approval_above"
         " variant, so serde rejects the scope at decode (unknown variant, invalid_input); in the"
         " seed's version it decodes and the portable matcher refuses it"
     ),
     "point-3": (
-        "Chio d2816aa0 (chio.md 4.10, point 3): Constraint does not deny unknown fields (neither"
+        "seed differs from upstream snapshot: Chio d2816aa0"
+        " (chio.md 4.10, point 3): Constraint does not deny unknown fields (neither"
         " beside type/value nor inside a struct variant's value), so the extra key is ignored;"
         " the seed's version rejects the scope (invalid_input)"
     ),
     "point-4": (
-        "Chio d2816aa0 (chio.md 4.10, point 4): MonetaryAmount does not deny unknown fields, so"
+        "seed differs from upstream snapshot: Chio d2816aa0"
+        " (chio.md 4.10, point 4): MonetaryAmount does not deny unknown fields, so"
         " the extra key is ignored; the seed's version rejects the scope (invalid_input)"
     ),
     "build-ryu": (
-        "this build, not Chio's source: Debian's serde_json 1.0.87 formats a float with ryu"
+        "Debian crate version differs: this build, not Chio's source:"
+        " Debian's serde_json 1.0.87 formats a float with ryu"
         " (1e16, no '+' in the exponent) where Chio's pinned serde_json 1.0.149 uses zmij"
         " (1e+16, chio.md 4.5), so max_args_size measures one byte less per such float"
     ),
     "build-serde-tag": (
-        "this build, not Chio's source: Debian's serde_derive 1.0.152 reads an adjacent tag as an"
+        "Debian crate version differs: this build, not Chio's source:"
+        " Debian's serde_derive 1.0.152 reads an adjacent tag as an"
         " identifier (a map tag: 'expected variant identifier'); Chio's pinned serde 1.0.228"
         ' reads it with deserialize_enum, which takes {"max_length": null} (SCOPE-SHAPE-4)'
     ),

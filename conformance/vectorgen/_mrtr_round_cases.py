@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.vectorgen.mrtr_round import (
+from conformance.vectorgen._mrtr_round_kit import (
     ACCEPT,
     MONA,
     NOW,
@@ -33,6 +33,7 @@ from conformance.vectorgen.mrtr_round import (
     out,
     params_for,
     ret,
+    seal,
     server,
     stamped,
     tag_of,
@@ -1692,9 +1693,8 @@ def after() -> None:
         "upstream-test:oversized_request_state_is_rejected",
     )
     small = mint_state("tools/call", p, requested=["k"])
-    from conformance.vectorgen.mrtr_round import seal as _seal
 
-    size = len(_seal(small))
+    size = len(seal(small))
     case(
         f,
         "mint-size-at-cap",
@@ -2271,9 +2271,8 @@ def upstream() -> None:
         "upstream-test:tool_elicits_then_completes_over_two_rounds",
     )
     minted = mint_state("tools/call", p, requested=["name"])
-    from conformance.vectorgen.mrtr_round import seal as _seal
 
-    token = _seal(minted)
+    token = seal(minted)
     case(
         f,
         "e2e-1-round-2",
@@ -2305,7 +2304,7 @@ def upstream() -> None:
         ),
         "upstream-test:effects_run_once_memo_caches_commit_fires_on_final_round",
     )
-    t8 = _seal(s8)
+    t8 = seal(s8)
     case(
         f,
         "e2e-8-round-2",
@@ -2344,7 +2343,7 @@ def upstream() -> None:
         "upstream-test:replaying_request_state_against_a_different_request_is_rejected",
     )
     s12 = mint_state("tools/call", p, requested=["name"], aud="https://a.example/mcp")
-    t12 = _seal(s12)
+    t12 = seal(s12)
     case(
         f,
         "e2e-12-other",

@@ -1,4 +1,4 @@
-"""Vectors for the difference classes unfocused DRT found against the Node harness (issue 11).
+"""Vectors for the difference classes unfocused DRT found against the Node harness.
 
 Each class the triage found becomes a vector here if no shipped vector pinned it yet, so every
 SDK meets it, not only the ones that run ``touchstone drt``:

@@ -424,6 +424,14 @@ cases = [
         "after the integer part overflows u64, fraction digits still join the significand while they fit",
     ),
     (
+        "json-int-overflow-empty-fraction-rejected",
+        "18446744073709551616.",
+        E,
+        ["JSON-PARSE-1", "JSON-NUM-2"],
+        ["Malformed"],
+        "a decimal point needs a digit after it even once the integer part has overflowed u64: the fraction's digits are counted apart from the exponent the dropped integer digits raised",
+    ),
+    (
         "json-long-integer-out-of-range",
         "1" * 4400,
         E,
@@ -481,6 +489,7 @@ cases = [
     ),
 ]
 HANDWRITTEN = {
+    "json-int-overflow-empty-fraction-rejected",
     "json-float-1e-7-unpadded",
     "json-float-1-5e-7-unpadded",
     "json-float-1e309-out-of-range",

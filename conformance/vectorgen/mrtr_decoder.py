@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.vectorgen._common import envelope, vector
-from conformance.vectorgen.mrtr_round import (
+from conformance.vectorgen._mrtr_round_kit import (
     NOTES,
     RESULT,
     SOURCE,

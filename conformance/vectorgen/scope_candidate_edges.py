@@ -12,12 +12,12 @@ existing vectors always reached with another clause deciding as well:
 * a root binding with a complete body and one unknown key (SCOPE-SHAPE-6: the binding itself
   rejects unknown fields; the existing vector's body was empty, so its body failed first).
 
-Every answer is stated by hand from seed 003 (Scope Matching), ``/work/shared/reference/chio.md``
+Every answer is stated by hand from seed 003 (Scope Matching), the reference notes' ``chio.md``
 4.1-4.3, spec/scope.md and the upstream functions (bb-connor/arc
 ``crates/chio-kernel-core/src/scope.rs``: ``collect_string_leaves`` starts at the root with no
 key, ``is_path_key`` needs a key, ``looks_like_path`` tests ``contains('\\\\')``,
-``parse_domain`` uses ``split_once("://")``). Nothing here imports ``mcp_touchstone``. Added to
-kill mutants of ``make mutants`` (docs/assurance.md, session 6).
+``parse_domain`` uses ``split_once("://")``). Nothing here imports ``mcp_touchstone``. Each pins an
+edge a mutant of ``make mutants`` showed no vector pinned (docs/assurance.md).
 """
 
 from __future__ import annotations

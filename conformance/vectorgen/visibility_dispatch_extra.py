@@ -1,5 +1,5 @@
 """``visibility/dispatch_completion.json``: what turbomcp answers before any handler runs for a
-malformed ``completion/complete`` and for a method its router does not route (issue 17).
+malformed ``completion/complete`` and for a method its router does not route.
 
 Expected answers are stated by hand from turbomcp 519331ee: ``dispatcher/params.rs``
 (``parse_complete_params``, ``RawCompleteParams``, ``parse_uri_param``), the ``COMPLETION_COMPLETE``

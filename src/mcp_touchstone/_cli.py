@@ -12,18 +12,9 @@ and 143 on SIGTERM (see :data:`mcp_touchstone._cli_commands.EXIT_CODES`).
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from collections.abc import Sequence
-
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    import signal
-else:
-    # The C module under ``signal``: the same signal() on int signals and handlers, without
-    # the enums that ``signal`` builds at import (3.5M instructions, a fifth of a harness
-    # process's start-up work beyond the interpreter's).  A previous handler comes back as an
-    # int rather than a Handlers member, which restores the same handler.
-    import _signal as signal
+from collections.abc import Callable, Sequence
 
 __all__ = ["main", "serve_harness"]
 
@@ -34,11 +25,10 @@ ends its implementation) exactly as SIGINT does, and exits 143 instead of 130.""
 
 def serve_harness() -> int:
     """``touchstone harness``: serve the built-in reference on stdin and stdout."""
-    from mcp_touchstone.harness._registry import parsed_input_operations
+    from mcp_touchstone.harness._registry import reference_operations
     from mcp_touchstone.harness._server import main as serve
 
-    # The server parses every line with serde_json.from_str (HARNESS-OPS-2).
-    return serve(parsed_input_operations())
+    return serve(reference_operations())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,11 +43,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
         from mcp_touchstone._cli_commands import run
 
+        if argv is None:
+            return _as_program(run, args)
         return run(args)
     except KeyboardInterrupt:
         return 128 + signal.SIGTERM if _TERMINATED else 130
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _as_program(run: Callable[[list[str]], int], args: list[str]) -> int:
+    """Run a command as the ``touchstone`` program: the reaper of every process it starts,
+    all of which are killed when it ends, however it ends (CONF-PROC-1).  A library caller
+    (``main(argv)``) keeps its own process as it is."""
+    from mcp_touchstone.conformance._process import become_subreaper, end_descendants
+
+    become_subreaper()
+    try:
+        return run(args)
+    finally:
+        end_descendants()
 
 
 def _exit_now(status: int) -> None:

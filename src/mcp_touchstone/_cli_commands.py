@@ -47,10 +47,10 @@ EXIT_CODES = """exit status:
 
 def _cmd_harness(_args: argparse.Namespace) -> int:
     # As mcp_touchstone._cli.serve_harness (a bare `touchstone harness` is served from there).
-    from mcp_touchstone.harness._registry import parsed_input_operations
+    from mcp_touchstone.harness._registry import reference_operations
     from mcp_touchstone.harness._server import main
 
-    return main(parsed_input_operations())
+    return main(reference_operations())
 
 
 def _write_stdout(text: str) -> bool:
@@ -74,11 +74,22 @@ def _write_stdout(text: str) -> bool:
     return True
 
 
-def _read_input(source: str) -> serde_json.JSON:
-    if source == "-":
+_EVAL_USAGE = (
+    "eval needs a case input: touchstone eval OPERATION case.json, or pipe it in "
+    "(touchstone eval OPERATION < case.json), or pass - for reading the case input JSON "
+    "from stdin as you type it (end it with Ctrl-D)"
+)
+
+
+def _read_input(source: str | None) -> serde_json.JSON:
+    """The case input JSON from the file ``source``, or from stdin (``-``, or no file named
+    when stdin is not a terminal: ``eval OP < case.json``)."""
+    if source is None or source == "-":
         if sys.stdin is None:
             raise _UsageError("cannot read standard input: it is closed")
         if sys.stdin.isatty():
+            if source is None:  # Nothing named and nothing piped: say how, do not wait.
+                raise _UsageError(_EVAL_USAGE)
             print(
                 "touchstone: reading the case input JSON from stdin (end it with Ctrl-D), "
                 "or pass a file: touchstone eval OPERATION case.json",
@@ -96,6 +107,8 @@ def _read_input(source: str) -> serde_json.JSON:
         except OSError as exc:
             raise _UsageError(f"cannot read {source}: {exc.strerror}") from None
         where = source
+    if not data.strip():
+        raise _UsageError(f"{where} is empty: {_EVAL_USAGE}")
     try:
         return serde_json.from_str(data)
     except serde_json.JsonError as exc:
@@ -117,8 +130,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0 if _write_stdout(serde_json.to_string(output) + "\n") else 1
 
 
-def _select(args: argparse.Namespace) -> tuple[Path, list[Vector]]:
-    """The vector tree and the vectors ``run`` / ``drt`` were asked for."""
+def _select(args: argparse.Namespace) -> tuple[Path, list[Vector], list[Vector]]:
+    """The vector tree, every vector in it, and the vectors ``run`` was asked for."""
     from mcp_touchstone.conformance import VectorError, default_vectors_dir, load_vectors
 
     if args.vectors is not None and not args.vectors.strip():
@@ -129,7 +142,7 @@ def _select(args: argparse.Namespace) -> tuple[Path, list[Vector]]:
     if root is None:
         raise _UsageError("no vectors installed: pass --vectors DIR")
     try:
-        vectors = load_vectors(root)
+        every = vectors = load_vectors(root)
     except VectorError as exc:
         raise _UsageError(str(exc)) from None
     if getattr(args, "semantic", None):
@@ -147,7 +160,7 @@ def _select(args: argparse.Namespace) -> tuple[Path, list[Vector]]:
         vectors = [v for n, v in enumerate(vectors) if n % count == index - 1]
     if not vectors:
         raise _UsageError("no vectors selected")
-    return root, vectors
+    return root, every, vectors
 
 
 def _command(impl: str | None) -> list[str]:
@@ -170,10 +183,16 @@ def _writable(path: str | None, what: str) -> Path | None:
     """``path`` checked before the run, so an unwritable output costs no run."""
     if path is None:
         return None
+    from mcp_touchstone.conformance._files import check_target
+
     target = Path(path)
     parent = target.parent if str(target.parent) else Path(".")
-    if not path.strip() or target.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK):
+    if not path.strip() or not parent.is_dir() or not os.access(parent, os.W_OK):
         raise _UsageError(f"cannot write {what} {path}")
+    try:
+        check_target(target)  # CONF-OUT-1: a link, FIFO or device is refused before the run.
+    except OSError as exc:
+        raise _UsageError(f"cannot write {what} {path}: {exc.strerror}") from None
     return target
 
 
@@ -196,14 +215,16 @@ class _Progress:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from mcp_touchstone.conformance import ProtocolError, _baseline, _report, run_vectors
+    from mcp_touchstone.conformance import ProtocolError, Verdict, _baseline, _report, run_vectors
+    from mcp_touchstone.conformance._results import NoAnswerError
 
-    root, vectors = _select(args)
+    root, every, vectors = _select(args)
     command = _command(args.impl)
     baseline = _baseline.EMPTY
     if args.expected_failures:
         try:
             baseline = _baseline.load(Path(args.expected_failures))
+            _baseline.check_known(baseline, Path(args.expected_failures), every)
         except _baseline.BaselineError as exc:
             raise _UsageError(str(exc)) from None
     report_path = _writable(args.report, "report")
@@ -216,9 +237,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
             vectors, command, timeout=args.timeout, progress=progress, jobs=args.jobs
         )
     except ProtocolError as exc:
-        raise _UsageError(f"implementation {' '.join(command)}: {exc}") from None
+        message = f"implementation {' '.join(command)}: {exc}"
+        if report_path is not None and isinstance(exc, NoAnswerError):
+            # It never answered start: the report is where a CI looks for why (CONF-START-1).
+            failed = _report.failed_json(message, exc.exit_status, exc.stderr_tail)
+            _write_file(report_path, "report", serde_json.to_string(failed) + "\n")
+        raise _UsageError(message) from None
     finally:
         progress.end()
+    if not any(r.verdict is not Verdict.NOT_APPLICABLE for r in report.results):
+        # Nothing run is no verdict: the run could not be made (CONF-START-1).
+        ops = sorted(report.operations)
+        listed = ", ".join(ops[:6]) + (", ..." if len(ops) > 6 else "") if ops else "none"
+        message = (
+            f"implementation {' '.join(command)}: it announces none of the selected vectors' "
+            f"operations in start (it announces {len(ops)}: {listed}), so nothing was run"
+        )
+        raise _UsageError(message)
     assessment = _baseline.assess(report, baseline)
     # VEC-REPORT-4: only a run that was made writes its files, each whole, then renamed over the
     # old one; they are written before the verdict is printed, so a full stdout loses no report.
@@ -234,12 +269,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _UsageError(f"cannot write badges into {args.badge}: {exc.strerror}") from None
     # VEC-REPORT-2: the verdict stands even when nobody reads the table (run | head -1).
-    _write_stdout(_report.render(assessment, args.format, vectors_dir=str(root)) + "\n")
+    if args.format == "html":  # One self-contained page (mcp_touchstone.conformance._html_report).
+        from mcp_touchstone.conformance._html_report import render_run
+
+        text = render_run(assessment, vectors_dir=str(root))
+    else:
+        text = _report.render(assessment, args.format, vectors_dir=str(root))
+    _write_stdout(text + "\n")
+    if baseline_out is not None:
+        # CONF-BASE-1: recording a baseline is what was asked; it succeeded.
+        n = len(doc["entries"])
+        listed = f"{n} {'entry' if n == 1 else 'entries'}"
+        print(f"touchstone: wrote baseline {baseline_out} ({listed})", file=sys.stderr)
+        return 0
     return 0 if assessment.conformant else 1
 
 
 def _write_file(path: Path, what: str, text: str) -> None:
-    from mcp_touchstone.conformance._report import write_atomic
+    from mcp_touchstone.conformance._files import write_atomic
 
     try:
         write_atomic(path, text)
@@ -272,11 +319,17 @@ def _add_audit(sub: Any) -> None:
     a.add_argument(
         "--fail-on", default="medium", help="lowest severity that fails (default medium)"
     )
-    a.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    a.add_argument("--format", choices=("table", "json", "markdown", "html"), default="table")
     a.add_argument("--report", help="also write the JSON report to this file")
     a.add_argument("--max-requests", type=int, default=300, help="request budget (default 300)")
     a.add_argument("--ttl-wait", type=float, default=0.0, help="seconds to wait for TTL-1 (≤ 900)")
     a.add_argument("--probe", action="append", help="only this probe ID (repeatable)")
+    a.add_argument(
+        "--timeout", type=float, default=15.0, help="seconds per answer, to its last byte (15)"
+    )
+    a.add_argument(
+        "--deadline", type=float, default=600.0, help="seconds for the whole audit (600)"
+    )
     a.set_defaults(func=_cmd_audit)
 
 
@@ -387,7 +440,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"touchstone {__version__}")
+    p.add_argument("--version", action=_cli_types.Version, version=f"touchstone {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     h = sub.add_parser("harness", help="serve harness protocol v1 on stdin/stdout")
@@ -400,7 +453,9 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     e.add_argument("operation", help="operation name, e.g. scope.resolve_matching_grants")
-    e.add_argument("file", nargs="?", default="-", help="case input JSON file, or - for stdin")
+    e.add_argument(
+        "file", nargs="?", help="case input JSON file, or - for stdin (default: stdin when piped)"
+    )
     e.set_defaults(func=_cmd_eval)
 
     r = sub.add_parser(
@@ -434,7 +489,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="run N implementation processes side by side; 0 or auto: one per CPU (default: 1)",
     )
-    r.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    r.add_argument("--format", choices=("table", "json", "markdown", "html"), default="table")
     r.add_argument("--report", help="also write the JSON report to this file (atomically)")
     r.add_argument("--badge", metavar="DIR", help="write shields.io endpoint JSON per semantic")
     r.add_argument("--expected-failures", metavar="FILE", help="baseline of known failures")
@@ -478,6 +533,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     d.set_defaults(func=_cmd_drt)
     _add_audit(sub)
+    from mcp_touchstone.examples import add_parser as add_example
+
+    add_example(sub)
     return p
 
 

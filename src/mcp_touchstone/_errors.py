@@ -1,12 +1,14 @@
 """The one error model of mcp-touchstone: a root exception and one JSON-RPC error value.
 
 * :class:`TouchstoneError` is the root of every exception the package raises, so a caller can
-  catch everything the package raises (and nothing else) with one ``except``. Classes that were
-  ``ValueError`` subclasses stay ``ValueError`` subclasses as well.
+  catch everything the package raises (and nothing else) with one ``except``. An error about a
+  bad value is a ``ValueError`` as well.
 * :class:`RpcError` ``(code, message, data=None)`` is the JSON-RPC ``error`` object an upstream
   answers with: a read-only value compared by fields, and raisable. A semantic that returns
   ``Result<_, JsonRpcError>`` upstream returns ``RpcError | None`` (an outcome as a value); one
   that propagates it raises it (``mrtr``'s ``StateError`` is a subclass).
+* :class:`JsonError` is the JSON layer's refusal (:mod:`mcp_touchstone.serde_json`): text or a
+  Python value serde_json would not accept.
 * The JSON-RPC codes every semantic uses are named here, once.
 
 The two upstreams render the error object differently: neva writes ``data`` always (``null``
@@ -16,11 +18,10 @@ when absent), turbomcp omits it when absent. ``RpcError.to_json()`` is neva's re
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mcp_touchstone.serde_json import JSON
+    from mcp_touchstone._json_value import JSON
 
 __all__ = [
     "HEADER_MISMATCH",
@@ -32,7 +33,8 @@ __all__ = [
     "PARSE_ERROR",
     "RESOURCE_NOT_FOUND",
     "UNSUPPORTED_PROTOCOL_VERSION",
-    "RaisedRpcError",
+    "URL_ELICITATION_REQUIRED",
+    "JsonError",
     "RpcError",
     "TouchstoneError",
 ]
@@ -49,6 +51,8 @@ INTERNAL_ERROR = -32603
 """JSON-RPC InternalError (neva: sealing failures, MRTR-SEAL-*)."""
 RESOURCE_NOT_FOUND = -32002
 """MCP ``ResourceNotFound`` before 2026-07-28 (turbomcp ``resources/read``)."""
+URL_ELICITATION_REQUIRED = -32042
+"""MCP ``UrlElicitationRequired`` (neva's ``UrlElicitationRequiredError``)."""
 HEADER_MISMATCH = -32020
 """MCP 2026-07-28 ``HeaderMismatch``."""
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
@@ -59,6 +63,10 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 class TouchstoneError(Exception):
     """The root of every exception mcp-touchstone raises."""
+
+
+class JsonError(TouchstoneError, ValueError):
+    """JSON text or a Python value that serde_json would not accept."""
 
 
 class RpcError(TouchstoneError):
@@ -115,7 +123,3 @@ class RpcError(TouchstoneError):
         if self.data is None:
             return f"{type(self).__name__}({self.code}, {self.message!r})"
         return f"{type(self).__name__}({self.code}, {self.message!r}, {self.data!r})"
-
-
-RaisedRpcError = RpcError
-"""The former name of the raising form; :class:`RpcError` itself is raisable."""

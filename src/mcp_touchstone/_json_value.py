@@ -1,18 +1,15 @@
-"""The values and the error of the JSON layer (:mod:`mcp_touchstone.serde_json`, which is the
-public name of everything here): what a serde_json ``Value`` can hold, serde_json's nesting
-budget and the one exception type, shared by the reader (:mod:`._json_read`) and the writer.
+"""The values of the JSON layer (:mod:`mcp_touchstone.serde_json`, which is their public name):
+what a serde_json ``Value`` can hold and serde_json's nesting budget, shared by the reader
+(:mod:`._json_read`), the writer and the validator.  Its integers are Rust's ``u64`` and
+``i64``, whose bounds live in :mod:`._rust`; its error is :class:`._errors.JsonError`.
 """
 
 from __future__ import annotations
 
-from mcp_touchstone._errors import TouchstoneError
+import re
+from typing import TypeAlias
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import TypeAlias
-
-
-__all__ = ["I64_MIN", "JSON", "MAX_DEPTH", "U64_MAX", "JsonError"]
+__all__ = ["JSON", "MAX_DEPTH", "SURROGATE"]
 
 JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
 """A JSON value as serde_json's ``Value`` can hold it."""
@@ -20,11 +17,5 @@ JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | 
 MAX_DEPTH = 128
 """serde_json's recursion budget: 127 nested arrays/objects parse, the 128th fails."""
 
-U64_MAX = (1 << 64) - 1
-"""The largest integer serde_json holds (``u64``)."""
-I64_MIN = -(1 << 63)
-"""The smallest integer serde_json holds (``i64``)."""
-
-
-class JsonError(TouchstoneError, ValueError):
-    """JSON text or a Python value that serde_json would not accept."""
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: no string of a serde_json ``Value`` (a Rust ``String``) holds one."""

@@ -18,11 +18,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
-
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import Final
-
+from typing import Final
 
 __all__ = [
     "I8_MAX",

@@ -1,4 +1,4 @@
-"""The README's example: examples/server.py on a loopback port, driven by examples/client.py."""
+"""The README's example: mcp_touchstone.examples.server on a loopback port, driven by its client."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,12 +22,17 @@ def _free_port() -> int:
         return port
 
 
-def test_example_server_and_client() -> None:
-    """The example shows hidden == nonexistent, a step-up, and a replayed final round."""
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_example_server_and_client(store: str, request: pytest.FixtureRequest) -> None:
+    """The example shows hidden == nonexistent, a step-up, and a replayed final round (its
+    store in memory, or on Redis when REDIS_URL is set: ADAPT-REPLAY-8's asyncio store)."""
     port = _free_port()
     env = {**os.environ, "PORT": str(port)}
+    if store == "redis":
+        redis_port: Any = request.getfixturevalue("redis_port")
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "server.py")],
+        [sys.executable, "-m", "mcp_touchstone.examples.server"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -41,7 +49,12 @@ def test_example_server_and_client() -> None:
                 assert time.monotonic() < deadline, "the example server did not start"
                 time.sleep(0.1)
         client = subprocess.run(
-            [sys.executable, str(ROOT / "examples" / "client.py"), f"http://127.0.0.1:{port}/mcp"],
+            [
+                sys.executable,
+                "-m",
+                "mcp_touchstone.examples.client",
+                f"http://127.0.0.1:{port}/mcp",
+            ],
             capture_output=True,
             text=True,
             timeout=60,

@@ -191,8 +191,8 @@ def _call(server: Any, names: Sequence[str]) -> list[Any]:
 
 
 def test_a_granted_call_searches_the_catalog_once() -> None:
-    """With grants, a granted call is looked up by FastMCP alone: one search of the catalog
-    per call, as on the unprotected server (the middleware used to search it first)."""
+    """ADAPT-GRANT-3: with grants, a granted call is looked up by FastMCP alone: one search of
+    the catalog per call, as on the unprotected server."""
     counter = _CountingTransform()
     answers = _call(_server(counter), ["echo", "echo", "missing"])
     assert [a["result"]["content"][0]["text"] for a in answers[:2]] == ["echo ", "echo "]

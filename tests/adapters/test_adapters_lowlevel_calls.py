@@ -1,15 +1,15 @@
-"""protect()'s call checks do no work the answer does not need (ADAPT-PERF-1): on a lowlevel
+"""protect()'s call check does no work the answer does not need (ADAPT-PERF-1): on a lowlevel
 ``Server`` nothing to judge installs the host's handler as it is, a granted call on a server
-that hides nothing goes straight to the host, and a lookup stops at the first match; on an
-``MCPServer`` the tools/call check is inlined -- each with the answers of the general
-lookup-first check (differential tests against it)."""
+that hides nothing goes straight to the host, and a lookup stops at the first match; the
+grants-first order answers every call as the lookup-first order does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import types
 from mcp.server.lowlevel.server import Server
@@ -20,11 +20,8 @@ from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     ANONYMOUS,
     SCOPES_KEY,
-    TAGS_KEY,
     IdentityClaims,
     Visibility,
-    VisibilityPolicy,
-    VisibleComponent,
 )
 from tests.adapters._drive import memory_exchange
 
@@ -168,138 +165,46 @@ def test_a_raising_grants_source_fails_only_existing_tools() -> None:
     assert "error" in existing or existing["result"].get("isError") is True
 
 
-_METAS: list[dict[str, Any] | None] = [
-    None,
-    {},
-    {SCOPES_KEY: ["admin"]},
-    {SCOPES_KEY: ["user"]},
-    {TAGS_KEY: ["secret"]},
-]
-
-
-def _by_name(component: VisibleComponent) -> bool:
-    return component.id != "t1"
-
-
-_POLICIES: list[VisibilityPolicy | None] = [
-    None,
-    Visibility().requiring_declared_scopes(),
-    Visibility(hidden_tags=frozenset({"secret"})),
-    _by_name,
-]
-
-
-def _mcpserver(metas: list[dict[str, Any] | None]) -> Any:
+def _mcpserver(names: list[str]) -> Any:
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("managed")
-    for i, meta in enumerate(metas):
+    for name in names:
 
-        async def tool(i: int = i) -> str:
-            return f"ran t{i}"
+        async def tool(name: str = name) -> str:
+            return f"ran {name}"
 
-        server.add_tool(tool, name=f"t{i}", meta=meta)
+        server.add_tool(tool, name=name, meta={SCOPES_KEY: ["user"]})
     return server
 
 
-@settings(max_examples=20, deadline=None)
-@given(
-    st.lists(st.sampled_from(_METAS), min_size=1, max_size=4),
-    st.sampled_from(_POLICIES),
-    st.one_of(st.none(), st.lists(st.sampled_from(["t0", "t1", "t2", "*"]), max_size=2)),
-    st.sampled_from(["alice", "root", None]),
-    st.lists(st.sampled_from(["t0", "t1", "t2", "t3", "zz"]), min_size=1, max_size=4),
-)
-def test_managed_tool_call_answers_as_lookup_first(
-    metas: list[dict[str, Any] | None],
-    policy: VisibilityPolicy | None,
-    granted: list[str] | None,
-    token: str | None,
-    called: list[str],
-) -> None:
-    """On an MCPServer, the inlined tools/call check answers every call as the general
-    lookup-first check installed in its place does (hidden, step-up, granted, absent)."""
-    from mcp_touchstone.visibility import ComponentKind
-
-    scope = None if granted is None else _scope(granted)
-    grants = None if granted is None else (lambda _ctx: scope)
-    fast = protect(_mcpserver(metas), visibility=policy, grants=grants)
-    general = protect(_mcpserver(metas), visibility=policy, grants=grants)
-    low = general._lowlevel_server
-    guard = low._touchstone_protected
-    entry = low.get_request_handler("tools/call")
-    low.add_request_handler(
-        "tools/call",
-        entry.params_type,
-        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
-    )
-    calls = _calls(called)
-    ours = anyio.run(memory_exchange, fast, "modern", token, calls)
-    theirs = anyio.run(memory_exchange, general, "modern", token, calls)
-    assert ours == theirs
+def _always(scope: ChioScope) -> Callable[[Any], ChioScope]:
+    return lambda _ctx: scope
 
 
-_GRANT_SCOPES: list[ChioScope] = [
-    _scope(["*"]),
-    _scope(["t0"]),
-    decode_scope(
-        {
-            "grants": [
-                {"server_id": "*", "tool_name": "t0", "operations": ["invoke"]},
-                {
-                    "server_id": "*",
-                    "tool_name": "t1",
-                    "operations": ["invoke"],
-                    "constraints": [{"type": "max_args_size", "value": 12}],
-                },
-            ]
-        }
-    ),
-]
-_CALL_ARGUMENTS: list[dict[str, Any] | None] = [None, {}, {"i": 1}, {"i": 2**70}, {"x": "y" * 20}]
-
-
-@settings(max_examples=20, deadline=None)
-@example([None], {"t0": 0}, [("t0", None), ("t0", {"i": 2**70}), ("t0", {})])
-@example([None, None], {"t1": 2}, [("t1", {}), ("t1", {"x": "y" * 20}), ("t1", None)])
-@given(
-    st.lists(st.sampled_from(_METAS), min_size=1, max_size=3),
-    st.dictionaries(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from([0, 0, 1, 2])),
-    st.lists(
-        st.tuples(st.sampled_from(["t0", "t1", "t2", "zz"]), st.sampled_from(_CALL_ARGUMENTS)),
-        min_size=1,
-        max_size=6,
-    ),
-)
-def test_managed_covered_calls_answer_as_lookup_first(
-    metas: list[dict[str, Any] | None],
-    scope_of: dict[str, int],
-    called: list[tuple[str, dict[str, Any] | None]],
-) -> None:
-    """On an MCPServer under a policy that can hide, the inlined check with its covered-tools
-    test (ADAPT-GRANT-6) answers as the general lookup-first check, with the caller's scope
-    changing between calls (one of them constrained; a name's scope fixed, so both orders
-    ask the same), and absent, empty, readable, unreadable and oversized arguments."""
-    from mcp_touchstone.visibility import ComponentKind
-
+def test_covered_tools_are_granted_as_the_plans_grant_them() -> None:
+    """ADAPT-GRANT-6: on an MCPServer under a policy that can hide, a covered tool called with
+    no arguments or ``{}`` on the last scope is kept as covered and granted; arguments, an
+    uncovered tool or another scope are decided by the plans; every answer is the one a fresh
+    server gives the call alone."""
     policy = Visibility().requiring_declared_scopes()
-
-    def source(ctx: Any) -> ChioScope:
-        wire = getattr(ctx, "params", None)  # the request's params as sent
-        assert wire is not None
-        return _GRANT_SCOPES[scope_of.get(wire.get("name"), 0)]
-
-    fast = protect(_mcpserver(metas), visibility=policy, grants=source)
-    general = protect(_mcpserver(metas), visibility=policy, grants=source)
-    low = general._lowlevel_server
-    guard = low._touchstone_protected
-    entry = low.get_request_handler("tools/call")
-    low.add_request_handler(
-        "tools/call",
-        entry.params_type,
-        guard.lookup_first("tools/call", ComponentKind.TOOL, "name"),
-    )
-    calls = [("tools/call", {"name": name, "arguments": args}) for name, args in called]
-    ours = anyio.run(memory_exchange, fast, "modern", "alice", calls)
-    theirs = anyio.run(memory_exchange, general, "modern", "alice", calls)
-    assert ours == theirs
+    one, two = _scope(["t0"]), _scope(["t0"])
+    scopes = iter([one, one, one, one, two])
+    server = protect(_mcpserver(["t0", "t1"]), visibility=policy, grants=lambda _ctx: next(scopes))
+    guard = server._lowlevel_server._touchstone_protected
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("tools/call", {"name": "t0"}),
+        ("tools/call", {"name": "t0", "arguments": {}}),
+        ("tools/call", {"name": "t0", "arguments": {"i": 2**70}}),
+        ("tools/call", {"name": "t1", "arguments": {}}),
+        ("tools/call", {"name": "t0", "arguments": {}}),
+    ]
+    answers = anyio.run(memory_exchange, server, "modern", "root", calls)
+    assert guard.plans.covered_scope is two
+    assert guard.plans.covered_tools == {"t0"}
+    for call, answer, scope in zip(calls, answers, [one, one, one, one, two], strict=True):
+        alone = protect(_mcpserver(["t0", "t1"]), visibility=policy, grants=_always(scope))
+        assert anyio.run(memory_exchange, alone, "modern", "root", [call]) == [answer]
+    assert answers[0]["result"]["content"][0]["text"] == "ran t0"
+    assert answers[2]["error"]["code"] == -32001  # unreadable arguments: denied
+    assert answers[3]["error"]["code"] == -32001  # not granted

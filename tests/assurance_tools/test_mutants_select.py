@@ -1,4 +1,5 @@
-"""The mutation tool's sampling: a fresh batch is a window of one seeded ranking."""
+"""The mutation tool: a fresh batch is a window of one seeded ranking, keys that do not move with
+lines, and results saved without loss."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from assurance import mutants
 
 def _ranking(pkg: str, seed: int) -> list[str]:
     def key(m: mutants.Mutant) -> bytes:
-        return hashlib.sha256(f"{seed}:{m.id}".encode()).digest()
+        return hashlib.sha256(f"{seed}:{m.key}".encode()).digest()
 
     return [m.id for m in sorted(mutants.generate(pkg), key=key)]
 
@@ -50,3 +51,29 @@ def test_concurrent_saves_keep_every_result(tmp_path: Path, workers: int) -> Non
         pool.map(_save_many, [(str(tmp_path), 0), (str(tmp_path), 1000)])
     saved = json.loads((tmp_path / "json.json").read_text(encoding="utf-8"))["mutants"]
     assert len(saved) == 80
+
+
+_SOURCE = """def f(x):
+    if x < 1:
+        return x + 1
+    return x - 1
+
+
+def g(x):
+    return x < 1
+"""
+
+
+def test_a_key_names_the_edit_and_its_function_not_its_line() -> None:
+    """A mutant's key is its edit in its enclosing function: lines added above move every id but
+    no key, and identical edits in one function are told apart by ``#k``."""
+    before = mutants.mutants_of("m.py", _SOURCE)
+    after = mutants.mutants_of("m.py", "# a comment\n\n" + _SOURCE)
+    assert [m.key for m in before] == [m.key for m in after]
+    assert all(a.id != b.id for a, b in zip(before, after, strict=True))
+    keys = [m.key for m in before]
+    assert len(set(keys)) == len(keys)
+    assert "m.py f: x < 1 -> (x <= 1)" in keys
+    assert "m.py g: x < 1 -> (x <= 1)" in keys
+    assert "m.py f: 1 -> 2" in keys
+    assert "m.py f: 1 -> 2 #1" in keys

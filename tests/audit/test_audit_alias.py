@@ -1,7 +1,7 @@
 """AUDIT-EXIST-6: a hidden tool called by FastMCP's hashed alias (``__<hash>_<name>``) answers
-like an alias of no tool.  The probe finds last session's bug (the middleware judging a call
-by the name it was sent under, so a hidden app tool ran by its alias) and passes the
-middleware as it is (ADAPT-GRANT-4)."""
+like an alias of no tool.  The probe finds a middleware that judges a call by the
+name it was sent under (so a hidden app tool runs by its alias) and passes the middleware as it
+is (ADAPT-GRANT-4)."""
 
 from __future__ import annotations
 

@@ -39,11 +39,11 @@ def _audit(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]
 
 @pytest.fixture(scope="module")
 def example_url() -> Iterator[str]:
-    """``python examples/server.py`` on a free loopback port."""
+    """``python -m mcp_touchstone.examples.server`` on a free loopback port."""
     port = _free_port()
     env = {**os.environ, "PORT": str(port), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "server.py")],
+        [sys.executable, "-m", "mcp_touchstone.examples.server"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -57,7 +57,7 @@ def example_url() -> Iterator[str]:
             except OSError:
                 time.sleep(0.2)
         else:
-            pytest.fail("examples/server.py did not listen within 30 s")
+            pytest.fail("the example server did not listen within 30 s")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
@@ -114,11 +114,13 @@ def test_fail_on_info_and_markdown(example_url: str) -> None:
 
 def test_budget_is_never_exceeded(example_url: str) -> None:
     """AUDIT-BUDGET-1: with ``--max-requests 12`` the audit sends at most 12 requests and
-    reports the probes it could not make as not observable."""
+    reports the probes it could not make as not observable; with none made, the audit is
+    "nothing observable", exit 2 (AUDIT-REPORT-2)."""
     done = _audit(
         "--url", example_url, "--token", "root", "--max-requests", "12", "--format", "json"
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "nothing observable" in done.stderr
     data = json.loads(done.stdout)
     assert data["requests"] <= 12
     assert any("budget" in f["verdict"] for f in data["findings"])
@@ -172,10 +174,12 @@ def test_help_stays_light() -> None:
 
 
 def test_legacy_only_audit_explains_the_missing_flow(example_url: str) -> None:
-    """AUDIT-FLOW-1: on 2025-11-25 alone there is no MRTR, and the verdicts say so."""
+    """AUDIT-FLOW-1: on 2025-11-25 alone there is no MRTR, and the verdicts say so; with one
+    token nothing else is observable either, which is no clean pass (AUDIT-REPORT-2)."""
     done = _audit(
         "--url", example_url, "--token", "root", "--era", "2025-11-25", "--format", "json"
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "nothing observable" in done.stderr
     found = {f["id"]: f for f in json.loads(done.stdout)["findings"]}
     assert "only on 2026-07-28" in found["AUDIT-INT-1"]["verdict"]

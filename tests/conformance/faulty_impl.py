@@ -16,7 +16,7 @@ import sys
 import time
 
 from mcp_touchstone import serde_json
-from mcp_touchstone.harness._registry import parsed_input_operations
+from mcp_touchstone.harness._registry import reference_operations
 from mcp_touchstone.harness._server import _encode, answer
 
 
@@ -29,7 +29,7 @@ def main() -> int:
     if pid_file := os.environ.get("TS_PID_FILE"):
         with open(pid_file, "a", encoding="utf-8") as f:
             f.write(f"{os.getpid()}\n")
-    ops = dict(parsed_input_operations())
+    ops = dict(reference_operations())
     if "start-differs" in faults:
         try:
             os.close(os.open(os.environ["TS_START_FILE"], os.O_CREAT | os.O_EXCL))

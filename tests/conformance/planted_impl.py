@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import sys
 
-from mcp_touchstone.harness._operation import Operation
+from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.harness._registry import reference_operations
 from mcp_touchstone.harness._server import main
 from mcp_touchstone.serde_json import JSON
 
 
-def _planted(name: str, op: Operation) -> Operation:
+def _planted(name: str, op: HarnessOperation) -> HarnessOperation:
     if os.environ.get("TS_PLANT") == "json100" and name == "json.to_string":
 
         def wrong(value: JSON) -> dict[str, JSON]:
@@ -29,7 +29,7 @@ def _planted(name: str, op: Operation) -> Operation:
     return op
 
 
-def operations() -> dict[str, Operation]:
+def operations() -> dict[str, HarnessOperation]:
     """The announced operations, with the planted bug if any."""
     only = [p for p in os.environ.get("TS_ONLY", "").split(",") if p]
     ops = reference_operations()

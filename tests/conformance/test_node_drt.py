@@ -1,4 +1,4 @@
-"""Unfocused DRT against the Node harness: nothing outside its baseline (issue 11, CONF-DRT-5)."""
+"""Unfocused DRT against the Node harness: nothing outside its baseline (CONF-DRT-5)."""
 
 from __future__ import annotations
 

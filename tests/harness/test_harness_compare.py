@@ -53,12 +53,13 @@ def test_parse_error_code_only_for_open() -> None:
     assert not outputs_match("mrtr.state.open", a, c)
 
 
-def test_parse_error_code_only_for_mrtr_client() -> None:
-    """HARNESS-MRTR-CLIENT-3: a -32700 loop error compares by code; `sent` still compares."""
+def test_mrtr_client_error_messages_are_compared() -> None:
+    """HARNESS-MRTR-CLIENT-3: every loop error compares whole, a -32700 message included."""
     a: dict[str, JSON] = {"sent": [1], "error": {"code": -32700, "message": "serde", "data": None}}
     b: dict[str, JSON] = {"sent": [1], "error": {"code": -32700, "message": "other", "data": None}}
-    assert outputs_match("mrtr.client", a, b)
-    assert not outputs_match("mrtr.client", a, {**b, "sent": [2]})
+    assert not outputs_match("mrtr.client", a, b)
+    assert outputs_match("mrtr.client", a, {**a})
+    assert not outputs_match("mrtr.client", a, {**a, "sent": [2]})
     c: JSON = {"sent": [1], "error": {"code": -32603, "message": "x", "data": None}}
     d: JSON = {"sent": [1], "error": {"code": -32603, "message": "y", "data": None}}
     assert not outputs_match("mrtr.client", c, d)

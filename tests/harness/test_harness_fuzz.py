@@ -1,4 +1,4 @@
-"""A short structure-aware fuzz of the harness server (issue 14): no well-formed JSON request
+"""A short structure-aware fuzz of the harness server: no well-formed JSON request
 built from the shipped vectors may end in an ``errored`` answer.
 
 Each request is a shipped vector's input with a few mutations — a value replaced by one of

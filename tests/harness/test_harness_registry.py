@@ -8,6 +8,7 @@ import pytest
 
 from mcp_touchstone.harness import V1_OPERATIONS, reference_operations
 from mcp_touchstone.harness._operation import PINNED_SECOND_WAVE
+from mcp_touchstone.harness._server import answer
 from mcp_touchstone.serde_json import JSON
 
 # Additions: HARNESS-JSON-1, HARNESS-MRTR-CLIENT-1, HARNESS-ENTRY-1.
@@ -148,3 +149,59 @@ def test_the_shared_readers_keep_each_wording() -> None:
     assert EXPECTED.optional_unsigned(None, "i") is None
     assert EXPECTED.unsigned((1 << 64) - 1, "i") == (1 << 64) - 1
     assert MUST.field({"id": None}, "id", "input") is None
+
+
+_SCOPE_INPUT: dict[str, JSON] = {
+    "scope": {"grants": [{"server_id": "s", "tool_name": "t", "operations": ["invoke"]}]},
+    "tool_name": "t",
+    "server_id": "s",
+    "arguments": {"x": float("nan")},
+}
+
+_CHECKED = [
+    "mrtr.allows",
+    "mrtr.capabilities",
+    "mrtr.client",
+    "mrtr.input_responses_digest",
+    "mrtr.request_binding",
+    "mrtr.round",
+    "mrtr.state.open",
+    "mrtr.state.seal",
+    "scope.resolve_capability_grants",
+    "scope.resolve_matching_grants",
+]
+
+
+@pytest.mark.parametrize("operation", _CHECKED)
+def test_an_input_serde_json_cannot_hold_is_invalid_input(operation: str) -> None:
+    """HARNESS-MSG-3: a Python value serde_json could not hold (here a NaN) is answered
+    ``invalid_input`` with the JSON layer's message naming the place (the MRTR operations check
+    their whole input, the scope operations their arguments)."""
+    if operation.startswith("scope."):
+        raw, where = _SCOPE_INPUT, "arguments.x"
+    else:
+        raw, where = {"request": float("nan")}, "input.request"
+    out = reference_operations()[operation](raw)
+    assert out == {"error": {"kind": "invalid_input", "message": f"{where}: non-finite float nan"}}
+
+
+_REFUSED_LINES = [
+    b"NaN",
+    b"Infinity",
+    b"1e400",
+    b'"\\ud800"',
+    b"[" * 130 + b"]" * 130,
+    b'{"a":1,}',
+    b'"\xff"',
+]
+
+
+@pytest.mark.parametrize("value", _REFUSED_LINES)
+def test_a_line_whose_input_is_not_json_is_errored_before_any_operation(value: bytes) -> None:
+    """HARNESS-MSG-2: a run line whose input serde_json refuses is ``errored`` by the server's
+    line parse; no operation runs."""
+    line = b'{"cmd":"run","seq":1,"case":{"operation":"mrtr.round","input":' + value + b"}}"
+    response = answer(line, reference_operations())
+    assert response is not None
+    assert response.get("errored") is True
+    assert "seq" not in response

@@ -1,7 +1,6 @@
-"""Issue 14: the runner and CLI defects an adversarial probe found, one regression test each.
-
-Each test is named after its defect (``test_issue14_d<N>_...``) and failed before the fix.
-"""
+"""The runner and CLI under adversarial use: empty flags, forged messages, stray processes, huge
+or malformed answers, a full disk, and the CLI's own help; one test per behaviour, each naming
+the rule it pins."""
 
 from __future__ import annotations
 
@@ -102,7 +101,7 @@ def _run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
 
 
 @pytest.mark.parametrize("flag", ["--impl", "--vectors"])
-def test_issue14_d2_empty_impl_or_vectors_is_a_usage_error(flag: str) -> None:
+def test_empty_impl_or_vectors_is_a_usage_error(flag: str) -> None:
     """HARNESS-CLI-2: an empty --impl (an unset variable in a CI file) or --vectors is exit 2, not a
     default."""
     out = _run_cli("run", "--semantic", "json", flag, "")
@@ -122,7 +121,7 @@ def _errored_report(message: str) -> Report:
     )
 
 
-def test_issue14_d3_an_errored_message_cannot_forge_the_report() -> None:
+def test_an_errored_message_cannot_forge_the_report() -> None:
     """VEC-REPORT-3: control characters in an implementation's message are escaped (no forged line,
     no terminal escape) and a huge message is truncated with a note; the JSON keeps it whole."""
     forged = "x\n\nconformant: yes\n\x1b[2J\r" + "y" * 10_000_000
@@ -141,7 +140,7 @@ def test_issue14_d3_an_errored_message_cannot_forge_the_report() -> None:
     assert entry["message"] == forged
 
 
-def test_issue14_d3_the_markdown_report_escapes_and_groups_too() -> None:
+def test_the_markdown_report_escapes_and_groups_too() -> None:
     """VEC-REPORT-3: the Markdown report escapes an implementation's text, groups errored vectors
     sharing a message into one row and shows the exit status and stderr tail once; the JSON
     report carries both whole."""
@@ -183,7 +182,7 @@ def _read_pids(path: Path) -> list[int]:
     return [int(x) for x in path.read_text().split()] if path.exists() else []
 
 
-def test_issue14_d4_no_process_survives_a_passing_or_a_hung_run(tmp_path: Path) -> None:
+def test_no_process_survives_a_passing_or_a_hung_run(tmp_path: Path) -> None:
     """HARNESS-RUN-3: the implementation runs in its own process group, which is killed at the end
     of a run: a grandchild of a passing implementation and a hung implementation behind sh -c
     both die."""
@@ -220,7 +219,7 @@ def test_a_crashed_implementation_s_grandchildren_die_with_it(tmp_path: Path) ->
     assert _wait_dead(_read_pids(pids)) == []
 
 
-def test_issue14_d4_sigterm_ends_the_run_and_its_implementation(tmp_path: Path) -> None:
+def test_sigterm_ends_the_run_and_its_implementation(tmp_path: Path) -> None:
     """HARNESS-RUN-3: kill -TERM on touchstone run ends it like ^C and takes the implementation with
     it."""
     cmd, pids = _pid_impl(tmp_path, "time.sleep(600)\n")
@@ -244,7 +243,7 @@ def test_issue14_d4_sigterm_ends_the_run_and_its_implementation(tmp_path: Path) 
 # ---------------------------------------------------------------- defect 5
 
 
-def test_issue14_d5_an_answer_line_beyond_the_cap_errors_the_case(tmp_path: Path) -> None:
+def test_an_answer_line_beyond_the_cap_errors_the_case(tmp_path: Path) -> None:
     """HARNESS-RUN-3: an answer line longer than the cap is not buffered whole: its case is errored
     naming the cap, and the next answer is read as usual."""
     body = """
@@ -261,7 +260,7 @@ def test_issue14_d5_an_answer_line_beyond_the_cap_errors_the_case(tmp_path: Path
     assert second.verdict is Verdict.FAIL
 
 
-def test_issue14_d5_the_default_cap_is_64_mib() -> None:
+def test_the_default_cap_is_64_mib() -> None:
     """HARNESS-RUN-3: the documented default cap of an answer line is 64 MiB."""
     from mcp_touchstone.conformance._runner import MAX_LINE_BYTES
 
@@ -279,9 +278,7 @@ def test_issue14_d5_the_default_cap_is_64_mib() -> None:
         (("harness",), b'{"cmd":"start","version":1}\n'),
     ],
 )
-def test_issue14_d8_a_full_disk_is_one_line_not_a_traceback(
-    args: tuple[str, ...], stdin: bytes
-) -> None:
+def test_a_full_disk_is_one_line_not_a_traceback(args: tuple[str, ...], stdin: bytes) -> None:
     """HARNESS-CLI-2: writing to a full stdout (/dev/full) ends with one line on stderr and a non-
     zero exit."""
     with open("/dev/full", "wb") as full:
@@ -299,7 +296,7 @@ def test_issue14_d8_a_full_disk_is_one_line_not_a_traceback(
 # ---------------------------------------------------------------- defect 9
 
 
-def test_issue14_d9_a_failed_run_keeps_the_previous_report(tmp_path: Path) -> None:
+def test_a_failed_run_keeps_the_previous_report(tmp_path: Path) -> None:
     """VEC-REPORT-4: a run that breaks the protocol (exit 2) leaves an existing report file
     untouched, and no temporary file behind."""
     old = tmp_path / "old.json"
@@ -317,7 +314,7 @@ def test_issue14_d9_a_failed_run_keeps_the_previous_report(tmp_path: Path) -> No
 # ---------------------------------------------------------------- defect 10
 
 
-def test_issue14_d10_the_default_vectors_do_not_depend_on_the_working_directory(
+def test_the_default_vectors_do_not_depend_on_the_working_directory(
     tmp_path: Path,
 ) -> None:
     """VEC-RUN-1: an empty conformance/vectors in the working directory leaves the suite be."""
@@ -341,7 +338,7 @@ def test_issue14_d10_the_default_vectors_do_not_depend_on_the_working_directory(
         '{"seq": req["seq"], "skipped": 1, "message": "m"}',
     ],
 )
-def test_issue14_d11_an_answer_must_be_exactly_one_kind(tmp_path: Path, answer: str) -> None:
+def test_an_answer_must_be_exactly_one_kind(tmp_path: Path, answer: str) -> None:
     """HARNESS-RUN-3: an answer with more than one of output / errored / skipped (or an errored or
     skipped answer without its message) breaks the protocol instead of being scored."""
     cmd = [sys.executable, str(_script(tmp_path, f"print(json.dumps({answer}), flush=True)\n"))]
@@ -363,9 +360,7 @@ def test_issue14_d11_an_answer_must_be_exactly_one_kind(tmp_path: Path, answer: 
         '"operations": [1]}',
     ],
 )
-def test_issue14_d11_a_start_answer_must_describe_the_implementation(
-    tmp_path: Path, hello: str
-) -> None:
+def test_a_start_answer_must_describe_the_implementation(tmp_path: Path, hello: str) -> None:
     """HARNESS-RUN-3: harness v1's start answer carries implementation name, version and language
     (strings, homepage optional) and a list of operation names; anything less breaks the
     protocol."""
@@ -377,7 +372,7 @@ def test_issue14_d11_a_start_answer_must_describe_the_implementation(
 # ---------------------------------------------------------------- defect 12
 
 
-def test_issue14_d12_a_raw_control_character_reads_as_serde_words_it() -> None:
+def test_a_raw_control_character_reads_as_serde_words_it() -> None:
     """JSON-PARSE-4: a raw TAB in a string is serde_json's control-character error, not 'at at'."""
     with pytest.raises(serde_json.JsonError) as caught:
         serde_json.from_str('"a\tb"')
@@ -389,7 +384,7 @@ def test_issue14_d12_a_raw_control_character_reads_as_serde_words_it() -> None:
 # ---------------------------------------------------------------- friction
 
 
-def test_issue14_friction_eval_on_a_terminal_says_what_it_expects() -> None:
+def test_eval_on_a_terminal_says_what_it_expects() -> None:
     """HARNESS-CLI-2: eval with no file on a terminal's stdin says it reads a case from stdin
     (stderr)."""
     import pty
@@ -413,7 +408,7 @@ def test_issue14_friction_eval_on_a_terminal_says_what_it_expects() -> None:
     assert b"reading the case input JSON from stdin" in seen
 
 
-def test_issue14_friction_help_shows_exit_codes_timeout_semantics_and_operations() -> None:
+def test_help_shows_exit_codes_timeout_semantics_and_operations() -> None:
     """HARNESS-CLI-2: run --help and eval --help name the exit codes, the 30 s default, semantics,
     operations."""
     run_help = _run_cli("run", "--help").stdout
@@ -424,7 +419,7 @@ def test_issue14_friction_help_shows_exit_codes_timeout_semantics_and_operations
     assert "visibility.dispatch" in eval_help
 
 
-def test_issue14_friction_an_unknown_semantic_names_the_valid_ones() -> None:
+def test_an_unknown_semantic_names_the_valid_ones() -> None:
     """HARNESS-CLI-2: --semantic nope is a usage error naming the semantics there are."""
     out = _run_cli("run", "--semantic", "nope")
     assert out.returncode == 2
@@ -432,7 +427,7 @@ def test_issue14_friction_an_unknown_semantic_names_the_valid_ones() -> None:
     assert "json, mrtr, scope, visibility" in out.stderr
 
 
-def test_issue14_friction_a_crashed_implementation_is_reported_once(tmp_path: Path) -> None:
+def test_a_crashed_implementation_is_reported_once(tmp_path: Path) -> None:
     """VEC-REPORT-3, CONF-RESTART-1: cases an implementation died on are one group (its message
     naming the exit status and quoting its stderr), the cases left when restarts ran out another,
     and the exit status and stderr tail of the first death are shown once."""

@@ -232,7 +232,7 @@ def test_start_must_answer_version_1(tmp_path: Path, version: str) -> None:
 
 def test_a_long_answer_line_is_read_in_linear_time(tmp_path: Path) -> None:
     """HARNESS-RUN-1: a 48 MB answer line is read well inside the per-answer deadline (the reader
-    searches only new bytes; it used to rescan and recopy the whole line per 64 KiB chunk)."""
+    searches only the bytes each chunk adds)."""
     cmd = _fake(
         tmp_path,
         """

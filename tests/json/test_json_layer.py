@@ -223,32 +223,6 @@ def test_float_literals_scale_once_like_serde(significand: int, exponent: int, n
     assert _same(from_str(text), -magnitude if neg else magnitude)
 
 
-_wild_leaves = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(1 << 70), max_value=1 << 70),
-    st.floats(),
-    st.text(st.characters(), max_size=4),
-)
-
-
-@given(values(_wild_leaves))
-def test_validate_fast_path_never_admits_what_the_exact_check_refuses(value: JSON) -> None:
-    """JSON-VALUE-1: validate's quick pass agrees with the exact structural check."""
-    try:
-        serde_json._validate(value, "value", 0)
-        exact_ok = True
-    except JsonError:
-        exact_ok = False
-    if serde_json._plausible(value, 0):
-        assert exact_ok
-    try:
-        serde_json.validate(value)
-        assert exact_ok
-    except JsonError:
-        assert not exact_ok
-
-
 def test_validate_depth_limit_matches_the_parser() -> None:
     """JSON-VALUE-1, JSON-PARSE-6: validate accepts 127 levels and refuses 128, like from_str."""
     ok: JSON = []
@@ -333,3 +307,150 @@ def test_surrogate_escapes_pair_exactly_as_serde_reads_them(text: str, ok: bool)
     else:
         with pytest.raises(JsonError, match=r"surrogate|hex escape"):
             from_str(text)
+
+
+@pytest.mark.parametrize(
+    ("literal", "expected"),
+    [
+        ("3e23", 3.0 * 1e23),  # 2.9999999999999997e23, not the correctly rounded 3e23
+        ("3E23", 3.0 * 1e23),
+        ("-3e23", -(3.0 * 1e23)),
+        ("3e25", 3.0 * 1e25),  # 3.0000000000000005e25
+        # an upper-case E with a fraction: significand 70 (resp. 300), exponent 23
+        ("7.0E24", 70.0 * 1e23),  # 6.999999999999999e24
+        ("3.00E25", 300.0 * 1e23),  # 2.9999999999999996e25
+    ],
+)
+def test_a_short_literal_beyond_the_exact_range_is_serdes_product(
+    literal: str, expected: float
+) -> None:
+    """JSON-NUM-3: a short literal with an exponent past 22 is serde's one multiplication of
+    ``s as f64`` by the table power, not Python's correctly rounded ``float()``."""
+    value = from_str(literal)
+    assert value == expected
+    assert value != float(literal)
+
+
+def test_validate_refuses_objects_nested_to_the_recursion_limit() -> None:
+    """JSON-PARSE-6: ``validate`` refuses objects nested 128 deep (as arrays), naming the
+    innermost place, and accepts 127."""
+    from mcp_touchstone.serde_json import validate
+
+    shallow: JSON = {}
+    for _ in range(126):
+        shallow = {"k": shallow}
+    assert validate(shallow) is shallow
+    deep: JSON = {"k": shallow}
+    with pytest.raises(JsonError) as exc:
+        validate(deep)
+    assert str(exc.value) == (
+        "value" + ".k" * 127 + ": nested 128 deep (serde_json's recursion limit)"
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"k": "\ud800"}, {"a": "x", "k": "y\udfff"}, ["\ud800"], ["x", ["\udc00"]]],
+)
+def test_validate_refuses_a_lone_surrogate_inside_containers(value: JSON) -> None:
+    """JSON-VALUE-1: a lone surrogate in an object's value or an array's item is refused,
+    however deep, as it is at the top level."""
+    from mcp_touchstone.serde_json import validate
+
+    with pytest.raises(JsonError, match="string holds a lone surrogate"):
+        validate(value)
+
+
+@pytest.mark.parametrize("trailing", ["\\u0000", "\\u0041", "\\ud800", "\\uDBFF"])
+def test_a_leading_surrogate_followed_by_a_non_trailing_escape(trailing: str) -> None:
+    """JSON-PARSE-3: after a leading surrogate escape any ``\\u`` unit outside DC00..DFFF,
+    ``\\u0000`` included, leaves the leading surrogate lone."""
+    with pytest.raises(JsonError, match=r"^lone leading surrogate in hex escape"):
+        from_str(f'"\\ud800{trailing}"')
+
+
+def test_to_string_refuses_a_cyclic_value_with_a_json_error() -> None:
+    """JSON-VALUE-1: a list that contains itself is no JSON value: ``to_string`` raises
+    :class:`JsonError`, never a bare ``RecursionError``."""
+    cyclic: list[JSON] = []
+    cyclic.append(cyclic)
+    with pytest.raises(JsonError):
+        to_string(cyclic)
+
+
+def test_validate_finds_a_lone_surrogate_string_inside_a_list() -> None:
+    """JSON-VALUE-1: a list holding a lone-surrogate string is no value, wherever the string
+    stands, and the refusal names its place."""
+    from mcp_touchstone.serde_json import validate
+
+    with pytest.raises(JsonError) as exc:
+        validate(["ok", "\udc00x"])
+    assert str(exc.value) == "value[1]: string holds a lone surrogate"
+    with pytest.raises(JsonError):
+        validate(["\ud800"])
+    assert validate(["ok", "\U0001f600"]) == ["ok", "\U0001f600"]
+
+
+def test_validate_counts_list_depth_one_level_at_a_time() -> None:
+    """JSON-PARSE-6: nesting counts one level per list, so a bad integer 100 lists deep is
+    reported as such, with its path."""
+    from mcp_touchstone.serde_json import validate
+
+    value: JSON = [1 << 70]
+    for _ in range(99):
+        value = [value]
+    with pytest.raises(JsonError) as exc:
+        validate(value)
+    assert str(exc.value) == f"value{'[0]' * 100}: integer {1 << 70} is out of i64/u64 range"
+
+
+def test_an_out_of_range_literal_is_quoted_whole_up_to_forty_characters() -> None:
+    """JSON-PARSE-2: a refused literal of 40 characters is quoted whole, one of 41 is cut to its
+    first 37 and ``...``."""
+    forty = "1" + "0" * 35 + "e999"
+    with pytest.raises(JsonError) as exc:
+        from_str(forty)
+    assert str(exc.value) == f"number out of range: {forty}"
+    longer = "1" + "0" * 36 + "e999"
+    with pytest.raises(JsonError) as exc:
+        from_str(longer)
+    assert str(exc.value) == f"number out of range: {longer[:37]}..."
+
+
+def test_a_private_use_escape_after_a_surrogate_pair_is_a_character() -> None:
+    """JSON-PARSE-3: ``\\ue000``, just past the trailing-surrogate range, is a character even in
+    text that also holds a surrogate-pair escape."""
+    assert from_str('"\\ud800\\udc00\\ue000"') == "\U00010000\ue000"
+    assert from_str('["\\ue000","\\udbff\\udfff"]') == ["\ue000", "\U0010ffff"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("18446744073709551616e000", 1.8446744073709552e19),
+        ("18446744073709551616E+0", 1.8446744073709552e19),
+        ("1234567890123456789.5e-0000000000000000000000", 1.2345678901234568e18),
+    ],
+)
+def test_an_exponent_of_zeros_is_zero_on_the_general_path(text: str, expected: float) -> None:
+    """JSON-NUM-4: an exponent written as zeros only, however many, is 0 for a literal too long
+    for the short-float path."""
+    assert from_str(text) == expected
+
+
+@pytest.mark.parametrize("module", ["serde_json", "mrtr", "visibility"])
+def test_importing_the_json_layer_or_a_core_loads_no_io_or_pydantic(module: str) -> None:
+    """JSON-VALUE-1's layer and the cores it serves are pure: importing one and using it loads
+    no ``subprocess``, ``selectors`` or ``pydantic``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        f"import mcp_touchstone.{module}\n"
+        "from mcp_touchstone import serde_json\n"
+        "serde_json.to_string(serde_json.from_str('[1, 2.5e-7, {\"x\": null}]'))\n"
+        "print(sorted({'subprocess', 'selectors', 'pydantic'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

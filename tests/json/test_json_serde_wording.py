@@ -55,3 +55,72 @@ def test_invalid_type_message() -> None:
     assert (
         invalid_type(1e20, "a string") == "invalid type: floating point `1e+20`, expected a string"
     )
+
+
+def test_unknown_variant_lists_expected_names_in_serde_one_of_wording() -> None:
+    """JSON-SERDE-1: serde's ``OneOf`` names one expected variant as `` `a` ``, two as `` `a` or
+    `b` `` and more as ``one of `a`, `b`, `c` ``."""
+    from mcp_touchstone._serde import unit_variant_error
+
+    assert unit_variant_error("x", ("a",)) == "unknown variant `x`, expected `a`"
+    assert unit_variant_error("x", ("a", "b")) == "unknown variant `x`, expected `a` or `b`"
+    assert unit_variant_error({"x": None}, ("a", "b")) == (
+        "unknown variant `x`, expected `a` or `b`"
+    )
+    assert unit_variant_error("x", ("a", "b", "c")) == (
+        "unknown variant `x`, expected one of `a`, `b`, `c`"
+    )
+    assert unit_variant_error("b", ("a", "b")) is None
+
+
+# Unicode's Other_Grapheme_Extend (PropList.txt, Unicode 14 and 15, the versions Python 3.11
+# and the upstreams' Rust use), written out.
+_OTHER_GRAPHEME_EXTEND = [
+    *(0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6, 0x0D3E, 0x0D57),
+    *(0x0DCF, 0x0DDF, 0x1B35, 0x200C, 0x302E, 0x302F, 0xFF9E, 0xFF9F, 0x1133E, 0x11357),
+    *(0x114B0, 0x114BD, 0x115AF, 0x11930, 0x1D165, *range(0x1D16E, 0x1D173)),
+    *range(0xE0020, 0xE0080),
+]
+
+
+def test_rust_debug_escapes_every_other_grapheme_extender() -> None:
+    """JSON-SERDE-1: Rust's ``{:?}`` prints each Other_Grapheme_Extend code point, printable or
+    not, as ``\\u{hex}``."""
+    from mcp_touchstone._rust import rust_debug_str
+
+    for cp in _OTHER_GRAPHEME_EXTEND:
+        assert rust_debug_str(chr(cp)) == f'"\\u{{{cp:x}}}"', hex(cp)
+    assert rust_debug_str("a\u0b3e") == '"a\\u{b3e}"'
+
+
+def test_rust_debug_escapes_enclosing_and_nonspacing_marks() -> None:
+    """JSON-SERDE-1: Rust's ``{:?}`` escapes the general categories Mn and Me too, e.g. U+20DD
+    COMBINING ENCLOSING CIRCLE and U+0301 COMBINING ACUTE ACCENT."""
+    from mcp_touchstone._rust import rust_debug_str
+
+    assert rust_debug_str("\u20dd") == '"\\u{20dd}"'
+    assert rust_debug_str("o\u20dd") == '"o\\u{20dd}"'
+    assert rust_debug_str("e\u0301") == '"e\\u{301}"'
+
+
+def test_integer_bounds_are_rusts_exactly() -> None:
+    """JSON-SERDE-1: every Rust integer type's ``MIN``/``MAX`` (usize and isize on 64-bit
+    targets), written out, bounds serde's integer reads."""
+    from mcp_touchstone._rust import INTEGER_BOUNDS
+    from mcp_touchstone._serde import integer_in
+
+    assert dict(INTEGER_BOUNDS) == {
+        "u8": (0, 255),
+        "u16": (0, 65_535),
+        "u32": (0, 4_294_967_295),
+        "u64": (0, 18_446_744_073_709_551_615),
+        "usize": (0, 18_446_744_073_709_551_615),
+        "i8": (-128, 127),
+        "i16": (-32_768, 32_767),
+        "i32": (-2_147_483_648, 2_147_483_647),
+        "i64": (-9_223_372_036_854_775_808, 9_223_372_036_854_775_807),
+        "isize": (-9_223_372_036_854_775_808, 9_223_372_036_854_775_807),
+    }
+    assert integer_in(127, "i8")
+    assert not integer_in(128, "i8")
+    assert not integer_in(True, "u8")  # a bool is not an integer

@@ -193,12 +193,15 @@ def test_writer_spells_every_literal_when_a_small_exponent_float_is_present() ->
         '{"z":[true,false,null],"a":1e-7,"m":{"s":"x\u00e9\\n","n":-3,"f":1.5e-9}}'
     )
     assert to_string([0.00001, 1e-5, -2.5e-6]) == "[0.00001,0.00001,-2.5e-6]"
+    assert to_string({"1e-05": ["1e-05", 1e-05]}) == '{"1e-05":["1e-05",0.00001]}'
+    assert to_string(['"\\', 1e-05, '\\"1e-05']) == '["\\"\\\\",0.00001,"\\\\\\"1e-05"]'
 
 
 @given(values())
-def test_both_writer_paths_agree_on_any_value(value: JSON) -> None:
-    """The value writer taken when a small-exponent float is present writes any other value
-    exactly as the fast path does, sorted and in insertion order."""
+def test_a_small_exponent_float_leaves_the_rest_of_the_text_as_is(value: JSON) -> None:
+    """JSON-FLOAT-1, JSON-WRITE-1, JSON-WRITE-2: rewriting a float of decimal exponent -5..-9 to
+    serde_json's layout changes nothing else of the text (strings that spell such a float
+    included), sorted and in insertion order."""
     assert to_string([value, 1e-7]) == f"[{to_string(value)},1e-7]"
     assert to_string_ordered([value, 1e-7]) == f"[{to_string_ordered(value)},1e-7]"
     assert to_string({"k": value, "e": 1e-7}) == f'{{"e":1e-7,"k":{to_string(value)}}}'

@@ -1,39 +1,32 @@
-"""``is_calendar_date`` (the RFC 3339 answer check's date test) answers as ``datetime.date``."""
+"""MRTR-CTX-2: an answer's ``Annotations.lastModified`` is read as chrono's ``DateTime<Utc>``, whose
+date is a day of the proleptic Gregorian calendar (``NaiveDate::from_ymd_opt``)."""
 
 from __future__ import annotations
 
-import datetime
+import pytest
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from mcp_touchstone.mrtr._answers import is_calendar_date
+from mcp_touchstone.mrtr._answers import _is_datetime
 
 
-def _exists(year: int, month: int, day: int) -> bool:
-    try:
-        datetime.date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
-def test_every_day_of_the_leap_rule_years_and_the_bounds() -> None:
-    """Every month 0-13 and day 0-32 of the years that decide the leap rule and the range."""
-    for year in (0, 1, 2, 3, 4, 100, 200, 400, 1600, 1700, 1900, 2000, 2023, 2024, 2100, 9999):
-        for month in range(14):
-            for day in range(33):
-                assert is_calendar_date(year, month, day) == _exists(year, month, day)
-
-
-def test_february_of_every_year() -> None:
-    """The 28th to the 30th of February of every four-digit year."""
-    for year in range(10_000):
-        for day in (28, 29, 30):
-            assert is_calendar_date(year, 2, day) == _exists(year, 2, day), (year, day)
-
-
-@given(st.integers(0, 9999), st.integers(0, 99), st.integers(0, 99))
-def test_any_two_digit_month_and_day(year: int, month: int, day: int) -> None:
-    """Any year, month and day the RFC 3339 pattern can capture (four, two, two digits)."""
-    assert is_calendar_date(year, month, day) == _exists(year, month, day)
+@pytest.mark.parametrize(
+    ("stamp", "ok"),
+    [
+        ("2025-01-12T15:00:58Z", True),
+        ("2024-02-29T00:00:00Z", True),  # a leap year
+        ("2023-02-29T00:00:00Z", False),
+        ("1900-02-29T00:00:00Z", False),  # a century is no leap year
+        ("2000-02-29T00:00:00Z", True),  # unless it divides by 400
+        ("2025-04-31T00:00:00Z", False),
+        ("2025-12-31T23:59:60+01:00", True),  # chrono's leap second
+        ("2025-13-01T00:00:00Z", False),
+        ("2025-00-10T00:00:00Z", False),
+        ("2025-01-00T00:00:00Z", False),
+        ("9999-12-31T23:59:59Z", True),
+        ("0000-02-29T00:00:00Z", True),  # chrono's year 0 (1 BCE) is a leap year
+        ("0000-01-01T00:00:00+01:00", True),  # in UTC a day of year -1, in chrono's range
+        ("0001-01-01t00:00:00z", True),
+    ],
+)
+def test_last_modified_dates_are_chronos_calendar(stamp: str, ok: bool) -> None:
+    """MRTR-CTX-2: the calendar days chrono's ``NaiveDate`` holds, year 0 included."""
+    assert _is_datetime(stamp) is ok

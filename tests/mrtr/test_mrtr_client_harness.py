@@ -110,8 +110,28 @@ def test_bad_input_is_invalid_input(raw: JSON) -> None:
 
 def test_fail_codes_outside_neva_become_internal_error() -> None:
     """HARNESS-MRTR-CLIENT-1: Error::new maps an unknown code to -32603."""
-    out = _op(_base(server=[{"fail": {"code": 1, "message": "m", "data": [1]}}]))
-    assert out["error"] == {"code": -32603, "message": "m", "data": [1]}
+    out = _op(_base(server=[{"fail": {"code": 1, "message": "m"}}]))
+    assert out["error"] == {"code": -32603, "message": "m", "data": None}
+
+
+@pytest.mark.parametrize("where", ["server", "answers"])
+def test_a_fail_with_data_is_invalid_input(where: str) -> None:
+    """HARNESS-MRTR-CLIENT-1: a scripted ``fail`` carries no ``data``: ``Error::new`` sets none and
+    neither a transport failure (neva ``client/handler.rs:227-250``) nor ``fulfil_input``
+    (``client/mrtr.rs:204-229``) adds any."""
+    fail: JSON = {"fail": {"code": -32603, "message": "m", "data": [1]}}
+    ask: JSON = {"method": "roots/list"}
+    raw = (
+        _base(server=[fail])
+        if where == "server"
+        else _base(
+            server=[{"result": {"resultType": "input_required", "inputRequests": {"k": ask}}}],
+            answers={"k": fail},
+        )
+    )
+    error = _op(raw)["error"]
+    assert isinstance(error, dict)
+    assert error["kind"] == "invalid_input"
 
 
 def test_client_info_must_be_name_and_version() -> None:
@@ -126,5 +146,26 @@ def test_client_info_must_be_name_and_version() -> None:
 def test_unhashable_log_level_is_invalid_input(level: JSON) -> None:
     """HARNESS-MRTR-CLIENT-1: a log level that is not a string is invalid input, not a TypeError."""
     error = _op(_base(client={"log_level": level}))["error"]
+    assert isinstance(error, dict)
+    assert error["kind"] == "invalid_input"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [{"action": "maybe"}, {"content": {}}, "accept", None, {"role": "user", "content": []}],
+)
+def test_an_answer_no_neva_handler_returns_is_invalid_input(answer: JSON) -> None:
+    """HARNESS-MRTR-CLIENT-1: neva's elicitation handler returns an ``ElicitResult``
+    (``types/elicitation.rs:838-843``), so a scripted answer that does not read as one is
+    invalid input, raised when the server asks for its key."""
+    ask: JSON = {
+        "method": "elicitation/create",
+        "params": {"message": "m", "requestedSchema": {"properties": {}}},
+    }
+    raw = _base(
+        server=[{"result": {"resultType": "input_required", "inputRequests": {"k": ask}}}],
+        answers={"k": {"answer": answer}},
+    )
+    error = _op(raw)["error"]
     assert isinstance(error, dict)
     assert error["kind"] == "invalid_input"

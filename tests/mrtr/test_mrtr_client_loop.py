@@ -320,7 +320,7 @@ def test_params_shapes(params: JSON, first: JSON, retry: JSON) -> None:
         ("urn:uuid:550e8400-e29b-41d4-a716-446655440000", "550e8400-e29b-41d4-a716-446655440000"),
         ("550e8400-e29b41d4-a716-446655440000", "550e8400-e29b41d4-a716-446655440000"),
         ("a/-0/x", "a/0/x"),
-        ("a//99999999999999999999", "a//99999999999999999999"),
+        ("a//99999999999999999999", "a/99999999999999999999"),
         ("u/550E8400E29B41D4A716446655440000", "u/550e8400-e29b-41d4-a716-446655440000"),
     ],
 )
@@ -565,3 +565,26 @@ def test_nothing_leaks_into_the_next_call() -> None:
     assert isinstance(params, dict)
     assert "inputResponses" not in params
     assert "requestState" not in params
+
+
+def test_run_with_mrtr_refuses_a_non_string_method_by_name() -> None:
+    """MRTR-CLIENT-1: a request whose ``method`` is not a string is API misuse, a ``TypeError``
+    saying so before anything is sent."""
+    from mcp_touchstone.mrtr import ClientOptions, run_with_mrtr
+
+    sent: list[JSON] = []
+
+    def send(message: dict[str, JSON]) -> dict[str, JSON]:
+        sent.append(message)
+        return {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+    with pytest.raises(TypeError) as exc:
+        run_with_mrtr(
+            {"id": 1, "method": 5},
+            ClientOptions(),
+            send=send,
+            fulfil=lambda *_: None,
+            next_id=lambda: 2,
+        )
+    assert str(exc.value) == "a request's method is a string"
+    assert sent == []

@@ -248,7 +248,7 @@ def test_embedded_resource_contents_share_uri_title_mime_and_annotations(
 # --------------------------------------------------------------------------- request side
 
 
-def _schema_reads(prop: JSON) -> bool:
+def _schema_refusal(prop: JSON) -> str | None:
     schema: JSON = {"type": "object", "properties": {"p": prop}}
     request: JSON = {
         "method": "elicitation/create",
@@ -257,91 +257,108 @@ def _schema_reads(prop: JSON) -> bool:
     try:
         decode_input_request(request)
     except InputRequestError as exc:
-        message = str(exc)
-    else:
-        return True
-    assert message == "property `p` is not a schema neva's `Schema` reads"
-    return False
+        return str(exc)
+    return None
 
 
 _OPTION: JSON = {"const": "a", "title": "A"}
 
 
 @pytest.mark.parametrize(
-    ("prop", "reads"),
+    ("prop", "refusal"),
     [
-        ({"type": "string"}, True),
-        ({"type": "string", "format": {"email": None}}, True),
-        ({"type": "string", "enum": []}, True),
-        ({"type": "string", "enum": ["a"], "default": "a"}, True),
-        ({"type": "string", "enum": ["a"], "default": 1}, False),
-        ({"type": "string", "enum": ["a"], "enumNames": ["A"], "default": 1}, True),
-        ({"type": "string", "enum": ["a"], "enumNames": None}, True),
-        ({"type": "string", "enum": [1]}, False),
-        ({"type": "string", "enum": None}, False),
-        ({"type": "string", "enum": "a"}, False),
-        ({"type": "string", "oneOf": [_OPTION]}, True),
-        ({"type": "string", "oneOf": []}, True),
-        ({"type": "string", "oneOf": [{"const": "a"}]}, False),
-        ({"type": "string", "oneOf": [{"title": "A"}]}, False),
-        ({"type": "string", "oneOf": [{"const": 1, "title": "A"}]}, False),
-        ({"type": "string", "oneOf": [{"const": "a", "title": 1}]}, False),
-        ({"type": "string", "oneOf": ["a"]}, False),
-        ({"type": "string", "oneOf": _OPTION}, False),
-        ({"type": "string", "oneOf": None}, False),
-        ({"type": "string", "enum": ["a"], "oneOf": 5}, True),
-        ({"type": "array", "items": {"anyOf": [_OPTION]}}, True),
-        ({"type": "array", "items": {"anyOf": [{"const": "a"}]}}, False),
-        ({"type": "array", "items": {"anyOf": None}}, False),
-        ({"type": "array", "items": {"anyOf": [_OPTION], "enum": 5}}, True),
-        ({"type": "array", "items": {"enum": ["a"], "type": "string"}}, True),
-        ({"type": "array", "items": {"enum": ["a"], "type": {"string": None}}}, True),
-        ({"type": "array", "items": {"enum": ["a"], "type": "text"}}, False),
-        ({"type": "array", "items": {"enum": ["a"], "type": None}}, False),
-        ({"type": "array", "items": {"enum": [1]}}, False),
-        ({"type": "array", "items": {"enum": None}}, False),
-        ({"type": "array", "items": {"enum": ["a"]}, "default": ["a"]}, True),
-        ({"type": "array", "items": {}}, False),
-        ({"type": "array", "items": []}, False),
-        ({"type": "array"}, False),
-        ({"type": "number", "minimum": 0, "maximum": 1.5}, True),
-        ({"type": "integer", "minimum": -1, "maximum": None}, True),
-        ({"type": "integer", "minimum": "0"}, False),
-        ({"type": "number", "maximum": False}, False),
-        ({"type": "boolean", "default": True}, True),
-        ({"type": "boolean", "default": None}, True),
-        ({"type": "boolean", "default": 0}, False),
-        ({"type": "boolean", "title": None, "description": None}, True),
-        ({"type": "boolean", "title": 1}, False),
-        ({"type": "number", "description": 1}, False),
-        ({"type": "object"}, False),
-        ({"type": "none"}, False),
-        ({"type": "String"}, False),
-        ({"type": ["string"]}, False),
-        ({"title": "t"}, False),
-        ([], False),
-        ("string", False),
-        (None, False),
+        ({"type": "string"}, None),
+        ({"type": "string", "format": {"email": None}}, None),
+        ({"type": "string", "enum": []}, None),
+        ({"type": "string", "enum": ["a"], "default": "a"}, None),
+        (
+            {"type": "string", "enum": ["a"], "default": 1},
+            "invalid type: integer `1`, expected a string",
+        ),
+        ({"type": "string", "enum": ["a"], "enumNames": ["A"], "default": 1}, None),
+        ({"type": "string", "enum": ["a"], "enumNames": None}, None),
+        ({"type": "string", "enum": [1]}, "invalid type: integer `1`, expected a string"),
+        ({"type": "string", "enum": None}, "invalid type: null, expected a sequence"),
+        ({"type": "string", "enum": "a"}, 'invalid type: string "a", expected a sequence'),
+        ({"type": "string", "oneOf": [_OPTION]}, None),
+        ({"type": "string", "oneOf": []}, None),
+        ({"type": "string", "oneOf": [{"const": "a"}]}, "missing field `title`"),
+        ({"type": "string", "oneOf": [{"title": "A"}]}, "missing field `const`"),
+        (
+            {"type": "string", "oneOf": [{"const": 1, "title": "A"}]},
+            "invalid type: integer `1`, expected a string",
+        ),
+        (
+            {"type": "string", "oneOf": [{"const": "a", "title": 1}]},
+            "invalid type: integer `1`, expected a string",
+        ),
+        (
+            {"type": "string", "oneOf": ["a"]},
+            'invalid type: string "a", expected struct EnumOption',
+        ),
+        ({"type": "string", "oneOf": _OPTION}, "invalid type: map, expected a sequence"),
+        ({"type": "string", "oneOf": None}, "invalid type: null, expected a sequence"),
+        ({"type": "string", "enum": ["a"], "oneOf": 5}, None),
+        ({"type": "array", "items": {"anyOf": [_OPTION]}}, None),
+        ({"type": "array", "items": {"anyOf": [{"const": "a"}]}}, "missing field `title`"),
+        ({"type": "array", "items": {"anyOf": None}}, "invalid type: null, expected a sequence"),
+        ({"type": "array", "items": {"anyOf": [_OPTION], "enum": 5}}, None),
+        ({"type": "array", "items": {"enum": ["a"], "type": "string"}}, None),
+        ({"type": "array", "items": {"enum": ["a"], "type": {"string": None}}}, None),
+        (
+            {"type": "array", "items": {"enum": ["a"], "type": "text"}},
+            "unknown variant `text`, expected one of `none`, `array`, `string`, `number`, "
+            "`integer`, `boolean`, `object`",
+        ),
+        (
+            {"type": "array", "items": {"enum": ["a"], "type": None}},
+            "invalid type: null, expected string or map",
+        ),
+        ({"type": "array", "items": {"enum": [1]}}, "invalid type: integer `1`, expected a string"),
+        ({"type": "array", "items": {"enum": None}}, "invalid type: null, expected a sequence"),
+        ({"type": "array", "items": {"enum": ["a"]}, "default": ["a"]}, None),
+        ({"type": "array", "items": {}}, "Unknown array schema type"),
+        ({"type": "array", "items": []}, "Array schema missing items"),
+        ({"type": "array"}, "Array schema missing items"),
+        ({"type": "number", "minimum": 0, "maximum": 1.5}, None),
+        ({"type": "integer", "minimum": -1, "maximum": None}, None),
+        ({"type": "integer", "minimum": "0"}, 'invalid type: string "0", expected f64'),
+        ({"type": "number", "maximum": False}, "invalid type: boolean `false`, expected f64"),
+        ({"type": "boolean", "default": True}, None),
+        ({"type": "boolean", "default": None}, None),
+        ({"type": "boolean", "default": 0}, "invalid type: integer `0`, expected a boolean"),
+        ({"type": "boolean", "title": None, "description": None}, None),
+        ({"type": "boolean", "title": 1}, "invalid type: integer `1`, expected a string"),
+        ({"type": "number", "description": 1}, "invalid type: integer `1`, expected a string"),
+        ({"type": "object"}, 'Unknown or missing type field: Some("object")'),
+        ({"type": "none"}, 'Unknown or missing type field: Some("none")'),
+        ({"type": "String"}, 'Unknown or missing type field: Some("String")'),
+        ({"type": ["string"]}, "Unknown or missing type field: None"),
+        ({"title": "t"}, "Unknown or missing type field: None"),
+        ([], "Expected object"),
+        ("string", "Expected object"),
+        (None, "Expected object"),
     ],
 )
-def test_property_schemas_as_nevas_reader_dispatches(prop: JSON, reads: bool) -> None:
+def test_property_schemas_as_nevas_reader_dispatches(prop: JSON, refusal: str | None) -> None:
     """MRTR-REQ-4: neva's ``Schema`` reader wants an object, dispatches on the string ``type``
     and then on which members are present (``enum`` before ``oneOf``; ``anyOf`` before
-    ``enum`` in ``items``), and reads only the chosen struct; every refusal is one message."""
-    assert _schema_reads(prop) is reads
+    ``enum`` in ``items``), and reads only the chosen struct, refusing in its own words or
+    serde's (``types/schema.rs:430-495``)."""
+    assert _schema_refusal(prop) == refusal
 
 
 def test_properties_are_judged_in_sorted_name_order() -> None:
     """A ``HashMap<String, Schema>`` read from a ``Value`` map: the first bad property in sorted
     name order is the one named."""
-    schema: JSON = {"type": "object", "properties": {"b": 1, "a": 2, "c": {"type": "string"}}}
+    schema: JSON = {"type": "object", "properties": {"b": 1, "a": {}, "c": {"type": "string"}}}
     request: JSON = {
         "method": "elicitation/create",
         "params": {"message": "m", "requestedSchema": schema},
     }
     with pytest.raises(InputRequestError) as exc:
         decode_input_request(request)
-    assert str(exc.value) == "property `a` is not a schema neva's `Schema` reads"
+    assert str(exc.value) == "Unknown or missing type field: None"  # `a`, not `b`
 
 
 _FORM: dict[str, JSON] = {"message": "m", "requestedSchema": {"properties": {}}}

@@ -199,3 +199,40 @@ def test_input_responses_and_request_state_are_read_from_meta_in_both_forms() ->
     for meta in (by_name, by_slot):
         assert meta.input_responses == {"a": {"x": 1}}
         assert meta.request_state == "st"
+
+
+def test_meta_protocol_version_must_be_a_string() -> None:
+    """MRTR-RETRY-4: ``io.modelcontextprotocol/protocolVersion`` is neva's ``Option<String>``, so
+    an integer fails the whole ``_meta`` parse with serde's invalid-type message."""
+    from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+
+    with pytest.raises(MetaError) as exc:
+        parse_request_meta({"io.modelcontextprotocol/protocolVersion": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected a string"
+    assert parse_request_meta({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})
+
+
+def test_meta_request_state_must_be_a_string() -> None:
+    """MRTR-RETRY-4: ``_meta.requestState`` is an ``Option<String>``: an integer fails the parse
+    with serde's message and ``null`` is absent."""
+    from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+
+    with pytest.raises(MetaError) as exc:
+        parse_request_meta({"requestState": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected a string"
+    assert parse_request_meta({"requestState": None}).request_state is None
+    assert parse_request_meta({"requestState": "tok"}).request_state == "tok"
+
+
+def test_the_sequence_form_of_meta_reads_request_state_from_its_slot() -> None:
+    """MRTR-REQ-7: ``RequestParamsMeta``'s sequence form reads ``inputResponses`` and
+    ``requestState`` from their declared slots (6th and 7th of 10), as the map form reads them
+    by name."""
+    from mcp_touchstone.mrtr._meta import parse_request_meta
+
+    by_slot = parse_request_meta([None, None, None, None, None, {"a": 1}, "tok", None, None, None])
+    assert by_slot.request_state == "tok"
+    assert by_slot.input_responses == {"a": 1}
+    by_name = parse_request_meta({"requestState": "tok", "inputResponses": {"a": 1}})
+    assert by_name.request_state == "tok"
+    assert by_name.input_responses == {"a": 1}

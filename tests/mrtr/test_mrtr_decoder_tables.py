@@ -572,7 +572,7 @@ def test_an_overlong_sequence_is_judged_after_its_slots(struct: S) -> None:
 @pytest.mark.parametrize("struct", _SEQUENCE_STRUCTS, ids=_SEQUENCE_IDS)
 def test_a_short_sequence_reads_its_slots_before_the_missing_one(struct: S) -> None:
     """A bad slot before the end is reported rather than the missing slot after it: the
-    visitor decodes each slot as it comes (the known item of issue 13, for ``_meta`` too)."""
+    visitor decodes each slot as it comes (for ``_meta`` too)."""
     for i, f in struct.bad_fields():
         for length in range(i + 1, len(struct.fields)):
             seq = struct.good_sequence()[:length]

@@ -521,3 +521,24 @@ def test_a_replay_is_the_first_final_except_the_id() -> None:
     stored = StoredResponse.of(response)
     assert stored.with_id("x") == {**response, "id": "x"}  # type: ignore[dict-item]
     assert stored.to_json() == response
+
+
+def test_memo_returns_the_value_it_computes_in_a_round() -> None:
+    """MRTR-CTX-5: inside an MRTR round ``ctx.memo`` returns what ``compute`` returned the first
+    time, and the cached value afterwards."""
+    seen: list[JSON] = []
+
+    def handler(ctx: Context, params: JSON) -> JSON:
+        seen.append(ctx.memo("m", lambda: {"price": 42}))
+        seen.append(ctx.memo("m", lambda: "not called"))
+        return {"content": []}
+
+    request: dict[str, JSON] = {
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "t", "arguments": {}, "_meta": meta()},
+    }
+    config = ServerConfig(Keyring("0", {"0": b"s0"}), ttl=300)
+    store = InMemoryRequestStateStore()
+    dispatch(request, handler, config, now=1_000, nonce=lambda: bytes(12), store=store)
+    assert seen == [{"price": 42}, {"price": 42}]

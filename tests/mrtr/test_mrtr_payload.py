@@ -205,33 +205,98 @@ def test_fast_path_agrees_with_the_byte_reader(fields: list[bytes], tail: bytes)
     assert fast == slow
 
 
-_FIELD_VALUES: st.SearchStrategy[JSON] = st.one_of(
-    json_values,
-    st.lists(st.text(max_size=3), max_size=3),
-    st.integers(min_value=-2, max_value=2**64 + 1),
-    st.sampled_from([{}, [], None, "r", 0, 5.0, True]),
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"answers":{},"exp":18446744073709551615,"req":"x"}',
+        b'{ "answers" : {}, "exp" : 18446744073709551615 , "req":"x", "zz": [1]}',
+        # serde's sequence form of the struct.
+        b'[{},[],{},[],18446744073709551615,"x",null]',
+    ],
 )
+def test_payload_exp_accepts_u64_max_in_either_struct_form(data: bytes) -> None:
+    """MRTR-PAYLOAD-3: ``exp`` is a u64, so exactly 2**64 - 1 decodes in the object and the
+    sequence form, and one more reads as a float, an invalid type."""
+    assert StatePayload.decode(data).exp == (1 << 64) - 1
+    with pytest.raises(PayloadError, match=r"invalid type: floating point `1\.8446744073709552e"):
+        StatePayload.decode(data.replace(b"551615", b"551616"))
 
 
-@given(
-    st.builds(
-        lambda base, over: {**base, **over},
-        st.sampled_from([{}, {"answers": {}, "exp": 5, "req": "r"}]),
-        st.dictionaries(
-            st.sampled_from(
-                ["answers", "requested", "memos", "effects", "exp", "req", "principal", "aud", "x"]
-            ),
-            _FIELD_VALUES,
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # An ignored member whose value starts with a byte no JSON value starts with: serde's
+        # ignore_value peeks it and fails "expected value" at that byte's own column.
+        (b'{"answers":{},"exp":5,"req":"r","x":X}', "expected value at line 1 column 37"),
+        (b'{"answers":{},"exp":5,"req":"r","x":[1,X]}', "expected value at line 1 column 40"),
+    ],
+)
+def test_skipped_member_errors_name_serde_position(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a byte that starts no value inside an ignored member fails with serde's
+    ``expected value`` at that byte's column."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # serde_json's parse_ident consumes the literal byte by byte and fails at the first byte
+        # that differs (the column of that byte), or at the end of the input.
+        (b'{"answers":{},"exp":5,"req":"r","x":nux}', "expected ident at line 1 column 39"),
+        (b'{"answers":{},"exp":5,"req":"r","x":nul}', "expected ident at line 1 column 40"),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":tru',
+            "EOF while parsing a value at line 1 column 39",
         ),
-    )
+        (b'{"answers":nul}', "expected ident at line 1 column 15"),
+        (b"[fals]", "expected ident at line 1 column 6"),
+        (b"nul", "EOF while parsing a value at line 1 column 3"),
+        (b"not json", "expected ident at line 1 column 2"),
+    ],
 )
-def test_fast_object_reader_agrees_with_the_typed_build(fields: dict[str, JSON]) -> None:
-    """MRTR-PAYLOAD-2, MRTR-PAYLOAD-3: the fast object reader accepts exactly the objects the
-    typed reader accepts, with the same payload (None where the typed reader refuses)."""
-    from mcp_touchstone.mrtr._payload import _from_object_fast
+def test_truncated_literals_fail_where_serde_parse_ident_stops(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a broken ``true``/``false``/``null`` fails where serde_json's
+    ``parse_ident`` stops: the first differing byte, or ``EOF while parsing a value``."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
 
-    try:
-        typed: StatePayload | None = StatePayload.from_json(fields)
-    except PayloadError:
-        typed = None
-    assert _from_object_fast(fields) == typed
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # A number that ends the input: the scan stops at the end, then the object is unclosed.
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":0',
+            "EOF while parsing an object at line 1 column 37",
+        ),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":1e5',
+            "EOF while parsing an object at line 1 column 39",
+        ),
+        (b'{"answers":{},"req":"r","exp":0', "EOF while parsing an object at line 1 column 31"),
+        # A missing comma in a skipped container: serde peeks the byte that should be `,`.
+        (b'{"answers":{},"exp":5,"req":"r","x":[1 2]}', "expected `,` or `]` at line 1 column 40"),
+        (
+            b'{"answers":{},"exp":5,"req":"r","x":{"a":1 "b":2}}',
+            "expected `,` or `}` at line 1 column 44",
+        ),
+    ],
+)
+def test_payload_reader_edges_fail_with_serde_messages(data: bytes, message: str) -> None:
+    """MRTR-PAYLOAD-8: a number at the very end of the input and a missing comma inside an
+    ignored member fail with serde_json's message and position."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == message
+
+
+@pytest.mark.parametrize("data", [b"{} ", b"{}x", b"{}\n"])
+def test_empty_object_payload_reports_missing_field_at_its_end(data: bytes) -> None:
+    """MRTR-PAYLOAD-8: ``{}`` followed by anything fails with ``missing field `answers``` at the
+    closing brace, column 2, before any trailing byte is read."""
+    with pytest.raises(PayloadError) as exc:
+        StatePayload.decode(data)
+    assert str(exc.value) == "missing field `answers` at line 1 column 2"

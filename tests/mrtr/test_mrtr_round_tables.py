@@ -25,7 +25,6 @@ from mcp_touchstone.mrtr._context import (
     RoundState,
     input_required_error,
 )
-from mcp_touchstone.mrtr._plain_json import parse_plain
 from mcp_touchstone.mrtr._requests import decode_input_request
 from mcp_touchstone.mrtr._seed import merge_answers
 from mcp_touchstone.serde_json import JSON
@@ -178,46 +177,6 @@ def test_binding_tables() -> None:
     assert input_responses_digest({"k": {"y": 1, "x": 2}}) == b64(
         hashlib.sha256(b'{"k":{"x":2,"y":1}}').digest()
     )
-
-
-@pytest.mark.parametrize(
-    ("data", "value"),
-    [
-        (b"{}", {}),
-        (b'{"a":[1,{"b":null}],"c":true,"d":"x"}', {"a": [1, {"b": None}], "c": True, "d": "x"}),
-        (b'{"n":999999999999999999}', {"n": 999999999999999999}),  # 18 characters
-        (b'{"n":-99999999999999999}', {"n": -99999999999999999}),  # 18 characters
-        (b'{"n":1000000000000000000}', None),  # 19 characters: from_str decides
-        (b'{"n":-0}', None),
-        (b'{"n":1.5}', None),
-        (b'{"n":NaN}', None),
-        (b'{"n":Infinity}', None),
-        (b'{"s":"\\n"}', None),
-        (b" {}", None),
-        (b"{} ", None),
-        (b"[]", None),
-        (b"{", None),
-        (b"{}}", None),
-        (b'{"a":1,}', None),
-        (b'{"\xff":1}', None),
-        (b'{"a":"\x01"}', None),
-    ],
-)
-def test_plain_parse_takes_only_plain_objects(data: bytes, value: JSON) -> None:
-    """MRTR-PAYLOAD-8: the fast parse answers the plain objects and defers everything else."""
-    assert parse_plain(data) == value
-    if value is not None:
-        assert type(parse_plain(data)) is dict
-
-
-def test_plain_parse_defers_at_the_nesting_limit() -> None:
-    """MRTR-PAYLOAD-8: 127 brackets in all are parsed; 128 defer (the limit cannot be reached)."""
-    inner = b"[" * 126 + b"]" * 126
-    assert parse_plain(b'{"a":' + inner + b"}") is not None
-    assert parse_plain(b'{"a":[' + inner + b"]}") is None
-    # Brackets inside strings count too (a conservative count).
-    assert parse_plain(b'{"a":"' + b"{" * 127 + b'"}') is None
-    assert parse_plain(b'{"a":"' + b"{" * 126 + b'"}') == {"a": "{" * 126}
 
 
 def test_wire_models_load_lazily_and_unknown_names_fail() -> None:

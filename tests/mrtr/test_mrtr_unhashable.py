@@ -1,4 +1,4 @@
-"""Issue 14, defect 1: a JSON list or object where neva expects an enum's string is refused with
+"""A JSON list or object where neva expects an enum's string is refused with
 the operation's error shape, never an unhashable-type crash."""
 
 from __future__ import annotations

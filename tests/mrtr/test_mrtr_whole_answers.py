@@ -658,37 +658,74 @@ def _form_with(prop: JSON) -> JSON:
     return {"method": "elicitation/create", "params": {"message": "m", "requestedSchema": schema}}
 
 
-_SCHEMAS: list[tuple[dict[str, JSON], dict[str, JSON]]] = [
-    # (a schema neva's ``Schema`` reads, a wrongly typed value for each optional member)
+_STR = "invalid type: integer `1`, expected a string"
+_USIZE_NEG = "invalid value: integer `-1`, expected usize"
+_SCHEMAS: list[tuple[dict[str, JSON], dict[str, tuple[JSON, str]]]] = [
+    # (a schema neva's ``Schema`` reads, per optional member a wrongly typed value and serde's
+    # refusal of it, which neva's reader passes through: types/schema.rs:430-495)
     (
         {"type": "string"},
-        {"title": 1, "description": 1, "minLength": -1, "maxLength": "9", "format": "time"},
+        {
+            "title": (1, _STR),
+            "description": (1, _STR),
+            "minLength": (-1, _USIZE_NEG),
+            "maxLength": ("9", 'invalid type: string "9", expected usize'),
+            "format": (
+                "time",
+                "unknown variant `time`, expected one of `email`, `uri`, `date`, `date-time`",
+            ),
+        },
     ),
-    ({"type": "string", "enum": ["a"]}, {"title": 1, "default": 1}),
-    ({"type": "string", "enum": ["a"], "enumNames": ["A"]}, {"enumNames": [1]}),
-    ({"type": "string", "oneOf": [{"const": "a", "title": "A"}]}, {"default": 1}),
+    ({"type": "string", "enum": ["a"]}, {"title": (1, _STR), "default": (1, _STR)}),
+    ({"type": "string", "enum": ["a"], "enumNames": ["A"]}, {"enumNames": ([1], _STR)}),
+    ({"type": "string", "oneOf": [{"const": "a", "title": "A"}]}, {"default": (1, _STR)}),
     (
         {"type": "array", "items": {"enum": ["a"]}},
-        {"maxItems": -1, "minItems": 1.5, "default": [1], "title": 1},
+        {
+            "maxItems": (-1, _USIZE_NEG),
+            "minItems": (1.5, "invalid type: floating point `1.5`, expected usize"),
+            "default": ([1], _STR),
+            "title": (1, _STR),
+        },
     ),
-    ({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}, {"description": 1}),
-    ({"type": "number"}, {"minimum": "0", "maximum": "9", "title": 1}),
-    ({"type": "integer"}, {"minimum": True, "maximum": "9", "description": 1}),
-    ({"type": "boolean"}, {"default": "yes", "title": 1}),
+    (
+        {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}},
+        {"description": (1, _STR)},
+    ),
+    (
+        {"type": "number"},
+        {
+            "minimum": ("0", 'invalid type: string "0", expected f64'),
+            "maximum": ("9", 'invalid type: string "9", expected f64'),
+            "title": (1, _STR),
+        },
+    ),
+    (
+        {"type": "integer"},
+        {
+            "minimum": (True, "invalid type: boolean `true`, expected f64"),
+            "maximum": ("9", 'invalid type: string "9", expected f64'),
+            "description": (1, _STR),
+        },
+    ),
+    (
+        {"type": "boolean"},
+        {"default": ("yes", 'invalid type: string "yes", expected a boolean'), "title": (1, _STR)},
+    ),
 ]
 
 
 @pytest.mark.parametrize(("schema", "wrong"), _SCHEMAS)
 def test_every_schema_kind_types_each_optional_member(
-    schema: dict[str, JSON], wrong: dict[str, JSON]
+    schema: dict[str, JSON], wrong: dict[str, tuple[JSON, str]]
 ) -> None:
     """Each ``Schema`` struct neva's reader chooses types each of its optional members: the
-    schema reads, and with any one member wrongly typed it is refused by name."""
+    schema reads, and with any one member wrongly typed it is refused in serde's words."""
     assert decode_input_request(_form_with(schema)).kind is InputKind.ELICITATION
-    for name, value in wrong.items():
+    for name, (value, message) in wrong.items():
         with pytest.raises(InputRequestError) as exc:
             decode_input_request(_form_with({**schema, name: value}))
-        assert str(exc.value) == "property `p` is not a schema neva's `Schema` reads", name
+        assert str(exc.value) == message, name
 
 
 def test_icon_struct_is_named_in_serde_messages() -> None:

@@ -265,3 +265,93 @@ def test_answer_types() -> None:
     ListRootsResult.model_validate({"roots": [], "_meta": {"progressToken": "p"}})
     with pytest.raises(ValidationError):
         ListRootsResult.model_validate({"roots": [], "_meta": {"progressToken": 1.5}})
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"messages": [], "maxTokens": 5, "temperature": "hot"},
+        # serde's sequence form of neva's CreateMessageRequestParams: temperature is field 7.
+        [[], 5, None, None, None, None, "hot", None, None, None],
+    ],
+)
+def test_sampling_temperature_is_an_f32_in_both_struct_forms(params: JSON) -> None:
+    """MRTR-REQ-7: ``temperature`` is neva's ``Option<f32>``, so a string fails with serde's
+    invalid-type message in the object form and in the sequence form, read by position."""
+    from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": "sampling/createMessage", "params": params})
+    assert str(exc.value) == 'invalid type: string "hot", expected f32'
+    ok: list[JSON] = [[], 5, None, None, None, None, 0.5, None, None, None]
+    assert decode_input_request({"method": "sampling/createMessage", "params": ok}).params == ok
+
+
+def test_input_required_result_writes_request_state_back() -> None:
+    """MRTR-WIRE-1: a parsed ``InputRequiredResult`` re-emits ``requestState`` under its wire
+    name."""
+    from mcp_touchstone.mrtr import InputRequiredResult
+
+    parsed = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "requestState": "abc.def"}
+    )
+    assert parsed.to_json() == {"resultType": "input_required", "requestState": "abc.def"}
+
+
+def test_input_request_envelope_without_method_names_the_field() -> None:
+    """MRTR-REQ-1: an envelope object without ``method`` fails with serde's ``missing field
+    `method```."""
+    from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"params": {"message": "m"}})
+    assert str(exc.value) == "missing field `method`"
+
+
+def test_form_string_formats_are_neva_four() -> None:
+    """MRTR-REQ-4: a form property's ``format`` is one of neva's ``email``, ``uri``, ``date`` and
+    ``date-time``; any other is serde's unknown variant."""
+    from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+
+    def form(fmt: str) -> JSON:
+        prop: dict[str, JSON] = {"type": "string", "format": fmt}
+        schema: dict[str, JSON] = {"type": "object", "properties": {"p": prop}}
+        return {
+            "method": "elicitation/create",
+            "params": {"message": "m", "requestedSchema": schema},
+        }
+
+    for fmt in ("email", "uri", "date", "date-time"):
+        assert decode_input_request(form(fmt)).kind.value == "elicitation/create"
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request(form("time"))
+    assert str(exc.value) == (
+        "unknown variant `time`, expected one of `email`, `uri`, `date`, `date-time`"
+    )
+
+
+def test_roots_params_of_the_wrong_type_name_the_struct() -> None:
+    """MRTR-REQ-7: ``roots/list`` params that are neither an object nor a sequence fail with
+    serde's invalid-type message naming ``ListRootsRequestParams``."""
+    from mcp_touchstone.mrtr import InputRequestError, decode_input_request
+
+    with pytest.raises(InputRequestError) as exc:
+        decode_input_request({"method": "roots/list", "params": 5})
+    assert str(exc.value) == "invalid type: integer `5`, expected struct ListRootsRequestParams"
+
+
+def test_input_required_result_refuses_input_requests_that_are_not_a_map() -> None:
+    """MRTR-WIRE-1: ``inputRequests`` is a map or absent; a list, a string or a number is a
+    validation error, not read as absent."""
+    from mcp_touchstone.mrtr import InputRequiredResult
+
+    bads: list[JSON] = [[], "x", 5]
+    for bad in bads:
+        with pytest.raises(ValidationError):
+            InputRequiredResult.model_validate(
+                {"resultType": "input_required", "inputRequests": bad}
+            )
+    absent = InputRequiredResult.model_validate(
+        {"resultType": "input_required", "inputRequests": None}
+    )
+    assert absent.requests() == {}

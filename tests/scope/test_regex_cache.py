@@ -105,3 +105,15 @@ def test_the_process_wide_cache_is_bounded_as_documented() -> None:
     characters."""
     assert (CACHE_MAX_ENTRIES, CACHE_MAX_PATTERN_CHARS) == (256, 4096)
     assert compile_rust_regex("cache-probe-(") is compile_rust_regex("cache-probe-(")
+
+
+def test_regex_cache_bounds_accept_zero_pattern_chars() -> None:
+    """SCOPE-HOSTED-RX-5: a cache whose pattern bound is 0 holds only the empty pattern, and a
+    negative bound or no entries is refused."""
+    cache = RegexCache(max_entries=1, max_pattern_chars=0)
+    assert cache.max_pattern_chars == 0
+    assert cache.compile("") is cache.compile("")  # held
+    assert cache.compile("a") is not cache.compile("a")  # longer than the bound: never held
+    for entries, chars in ((1, -1), (0, 0)):
+        with pytest.raises(ValueError, match=r"^a regex cache holds at least one pattern$"):
+            RegexCache(max_entries=entries, max_pattern_chars=chars)

@@ -10,11 +10,12 @@ with, and the upstream kernel tests re-expressed on the loop; about 580 lines.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_touchstone._record import replace
 from mcp_touchstone.scope import (
     AdmissionCandidate,
     AdmissionDecision,
@@ -569,3 +570,71 @@ def test_budget_exhaustion() -> None:
     d = run(cand(0, budget="exhausted"))
     assert isinstance(d, AdmissionDeny)
     assert "budget" in d.message
+
+
+def _json_candidate(index: int, budget: dict[str, object], **caps: object) -> dict[str, object]:
+    return {
+        "index": index,
+        "max_cost_per_invocation": caps.get("per_call"),
+        "max_total_cost": caps.get("total"),
+        "governed": None,
+        "guard": None,
+        "runtime": {"allowed": True},
+        "budget": budget,
+    }
+
+
+def _admit_json(*candidates: object, durable: object = None) -> dict[str, object]:
+    from typing import cast
+
+    from mcp_touchstone.harness._scope_admission import op_admit
+    from mcp_touchstone.serde_json import JSON
+
+    raw = {
+        "cap_id": "cap-1",
+        "operation_id": "op-1",
+        "durable": durable,
+        "candidates": list(candidates),
+    }
+    return dict(op_admit(cast("JSON", raw)))
+
+
+def test_admit_null_released_is_the_default_true() -> None:
+    """SCOPE-ADMIT-8: ``released: null`` on an exhausted budget is released, so the loop
+    continues."""
+    out = _admit_json(
+        _json_candidate(0, {"outcome": "exhausted", "released": None}),
+        _json_candidate(1, {"outcome": "authorized"}),
+    )
+    assert out["decision"] == "select"
+    assert out["index"] == 1
+
+
+def test_admit_null_requires_payment_uses_the_kernel_rule() -> None:
+    """SCOPE-ADMIT-8: ``requires_payment: null`` derives the requirement from every candidate's
+    caps."""
+    out = _admit_json(
+        _json_candidate(0, {"outcome": "authorized"}, total=10),
+        _json_candidate(1, {"outcome": "authorized"}, per_call=5),
+        durable={"recorded_hold_id": None, "requires_payment": None},
+    )
+    assert out == {
+        "decision": "select",
+        "index": 1,
+        "trace": [
+            {"index": 0, "ran": []},
+            {"index": 1, "ran": ["governed", "guard", "runtime", "budget"]},
+        ],
+    }
+
+
+def test_admit_null_message_is_none() -> None:
+    """SCOPE-ADMIT-8: ``message: null`` is no message: fine for an authorized outcome, an
+    ``invalid_input`` error for an error outcome."""
+    assert (
+        _admit_json(_json_candidate(0, {"outcome": "authorized", "message": None}))["decision"]
+        == "select"
+    )
+    err = _admit_json(_json_candidate(0, {"outcome": "error", "message": None}))
+    assert isinstance(err["error"], dict)
+    assert err["error"]["kind"] == "invalid_input"

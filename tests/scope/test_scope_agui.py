@@ -359,3 +359,182 @@ def test_forward_only_through_grants_that_bind(grants: list[JSON], event: AgUiEv
                 assert trusted[c.key] == c.expected
         for field in _TRUSTED[1:]:
             assert any(c.key == field for c in customs) == (trusted[field] is not None)
+
+
+# Boundary validation of event identities: bb-connor/arc ``chio-ag-ui-proxy/src/proxy.rs`` @
+# ``123cc792`` ``proxy_rejects_padded_or_control_event_identity_before_receipt``: a padded or
+# control-character ``event_id``, ``agent_id``, ``session_id`` or target ``component_id`` fails
+# before any decision.
+_BOUNDARY_SCOPE = decode_scope(
+    {
+        "grants": [
+            {
+                "server_id": "ag-ui",
+                "tool_name": "display",
+                "operations": ["invoke"],
+                "constraints": [
+                    {"type": "custom", "value": ["session_id", "sess-1"]},
+                    {"type": "custom", "value": ["target_component_type", "chat"]},
+                ],
+            }
+        ]
+    }
+)
+
+
+def _boundary_event(**changes: object) -> AgUiEvent:
+    fields: dict[str, object] = {
+        "event_id": "evt-test",
+        "agent_id": "agent-1",
+        "classification": EventClassification.DISPLAY,
+        "payload": {"text": "hi"},
+        "session_id": "sess-1",
+        "target": TargetComponent("chat"),
+    }
+    fields.update(changes)
+    return AgUiEvent(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "event"),
+    [
+        ("event_id", _boundary_event(event_id=" evt-padded ")),
+        ("agent_id", _boundary_event(agent_id="agent\ncontrol")),
+        ("session_id", _boundary_event(session_id=" sess-padded ")),
+        (
+            "target.component_id",
+            _boundary_event(target=TargetComponent("chat", "composer\rcontrol")),
+        ),
+    ],
+)
+def test_proxy_rejects_padded_or_control_event_identity_before_receipt(
+    field: str, event: AgUiEvent
+) -> None:
+    """SCOPE-AGUI-6: each identity field, padded or holding a control character, is a boundary
+    error."""
+    with pytest.raises(
+        InvalidEventError,
+        match=f"^invalid event: {field} must be unpadded and contain no control characters$",
+    ):
+        bind_event(_BOUNDARY_SCOPE, event)
+
+
+def test_proxy_rejects_empty_event_id_before_the_padding_check() -> None:
+    """SCOPE-AGUI-6: a blank event_id reports emptiness, not padding (upstream's empty test uses
+    two spaces)."""
+    with pytest.raises(InvalidEventError, match="event_id must be a non-empty string"):
+        bind_event(_BOUNDARY_SCOPE, _boundary_event(event_id="  "))
+
+
+def test_inner_space_and_nbsp_are_neither_padding_nor_control() -> None:
+    """SCOPE-AGUI-6: only the ends count as padding, and U+00A0 is not a control character."""
+    for event_id in ("evt 1", "evt\u00a0x"):
+        decision = bind_event(_BOUNDARY_SCOPE, _boundary_event(event_id=event_id))
+        assert isinstance(decision, AgUiForward)
+
+
+@given(st.text(max_size=8))
+def test_accepted_event_ids_are_unpadded_and_control_free(event_id: str) -> None:
+    """SCOPE-AGUI-6: whatever passes the boundary is non-empty, unchanged by Rust's trim and free
+    of Cc characters."""
+    from mcp_touchstone._rust import rust_trim
+
+    try:
+        bind_event(_BOUNDARY_SCOPE, _boundary_event(event_id=event_id))
+    except InvalidEventError:
+        return
+    assert rust_trim(event_id) == event_id != ""
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in event_id)
+
+
+def test_agui_boundary_errors_are_worded_exactly() -> None:
+    """SCOPE-AGUI-6: each boundary refusal's whole message, not a fragment of it."""
+    unpadded = "must be unpadded and contain no control characters"
+    cases: list[tuple[dict[str, object], str]] = [
+        ({"event_id": "  "}, "invalid event: event_id must be a non-empty string"),
+        ({"event_id": " e"}, f"invalid event: event_id {unpadded}"),
+        ({"agent_id": "a\x07"}, f"invalid event: agent_id {unpadded}"),
+        ({"session_id": "s "}, f"invalid event: session_id {unpadded}"),
+        (
+            {"target": TargetComponent(" ")},
+            "invalid event: target.component_type must be a non-empty string",
+        ),
+        (
+            {"target": TargetComponent("chat", " c")},
+            f"invalid event: target.component_id {unpadded}",
+        ),
+    ]
+    for changes, message in cases:
+        with pytest.raises(InvalidEventError) as exc:
+            bind_event(_BOUNDARY_SCOPE, _boundary_event(**changes))
+        assert str(exc.value) == message, changes
+    assert isinstance(bind_event(_BOUNDARY_SCOPE, _boundary_event()), AgUiForward)
+
+
+def test_agui_control_characters_are_rusts_cc_range_exactly() -> None:
+    """SCOPE-AGUI-6: Rust's ``char::is_control`` is category Cc, U+0000..U+001F and
+    U+007F..U+009F, so an id holding one is refused and one holding U+0020 or U+00A0 is not."""
+    message = "invalid event: agent_id must be unpadded and contain no control characters"
+    for ch in ("\x00", "\x1f", "\x7f", "\x80", "\x9f"):
+        with pytest.raises(InvalidEventError) as exc:
+            bind_event(_BOUNDARY_SCOPE, _boundary_event(agent_id=f"a{ch}b"))
+        assert str(exc.value) == message, hex(ord(ch))
+    for ch in (" ", "\xa0", "\xa1", "~"):
+        decision = bind_event(_BOUNDARY_SCOPE, _boundary_event(agent_id=f"a{ch}b"))
+        assert isinstance(decision, AgUiForward)
+
+
+# Chio's ``AgUiEvent`` declares ``session_id`` and ``target``, and ``TargetComponent`` declares
+# ``component_id``, as ``#[serde(default)] Option<_>`` (bb-connor/arc
+# ``chio-ag-ui-proxy/src/event.rs``), so serde reads an explicit ``null`` as ``None``.
+_SESSION_AND_TYPE: list[JSON] = [
+    {"type": "custom", "value": ["session_id", "sess-1"]},
+    {"type": "custom", "value": ["target_component_type", "chat"]},
+]
+
+
+def _bind_json(constraints: list[JSON], event_extra: dict[str, JSON]) -> dict[str, JSON]:
+    from mcp_touchstone.harness._scope_admission import op_bind_event
+
+    grant: dict[str, JSON] = {
+        "server_id": "ag-ui",
+        "tool_name": "submit",
+        "operations": ["invoke"],
+        "constraints": constraints,
+    }
+    event: dict[str, JSON] = {
+        "event_id": "evt-test",
+        "agent_id": "agent-1",
+        "classification": "submit",
+        "payload": {"text": "hi"},
+        **event_extra,
+    }
+    return op_bind_event({"scope": {"grants": [grant]}, "event": event})
+
+
+def test_ag_ui_event_null_session_id_deserializes_as_none() -> None:
+    """SCOPE-AGUI-7: a null session_id is no session, so an unscoped grant binds and a
+    session-scoped one does not."""
+    assert _bind_json([], {"session_id": None})["decision"] == "forward"
+    blocked = _bind_json(
+        _SESSION_AND_TYPE, {"session_id": None, "target": {"component_type": "chat"}}
+    )
+    assert blocked == {
+        "decision": "block",
+        "reason": "capability scope does not authorize this AG-UI event",
+    }
+
+
+def test_ag_ui_event_null_target_deserializes_as_none() -> None:
+    """SCOPE-AGUI-7: a null target is no target, so a grant naming only the session binds."""
+    out = _bind_json(_SESSION_AND_TYPE[:1], {"session_id": "sess-1", "target": None})
+    assert out["decision"] == "forward"
+    assert out["binding"] == [0]
+
+
+def test_target_component_null_component_id_deserializes_as_none() -> None:
+    """SCOPE-AGUI-7: a null component_id is no component id, so the session-and-type grant
+    binds."""
+    target: JSON = {"component_type": "chat", "component_id": None}
+    out = _bind_json(_SESSION_AND_TYPE, {"session_id": "sess-1", "target": target})
+    assert out["decision"] == "forward"

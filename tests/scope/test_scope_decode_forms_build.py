@@ -1,22 +1,23 @@
-"""How the general decoder's ``record`` form builds its values (SCOPE-SHAPE-2, SCOPE-SHAPE-3).
+"""How the decoder's ``record`` form builds its values (SCOPE-SHAPE-2, SCOPE-SHAPE-3).
 
-A plain record whose every field is decoded is built on a draft with its slots; anything else
-(a ``__post_init__``, a field list that leaves a field to its class default) through the
-class's own ``__init__``.  Both must give what the constructor gives.
+Every value is made by the class's own ``__init__`` from the decoded fields, so it is what the
+constructor gives: a ``__post_init__`` runs, and a field the decoder does not list keeps its
+class default.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mcp_touchstone.scope._decode import decode_tool_grant
 from mcp_touchstone.scope._decode_forms import REQUIRED, record, string, u64
-from mcp_touchstone.scope._record import record as make_record
 from mcp_touchstone.scope._types import MonetaryAmount, Operation, ToolGrant
 from mcp_touchstone.serde_json import JSON
 
 
-def test_a_drafted_record_equals_the_constructed_one() -> None:
-    """A grant decoded by the general decoder is a real ``ToolGrant``, equal to and printed
-    as the one its constructor makes, and still frozen."""
+def test_a_decoded_grant_equals_the_constructed_one() -> None:
+    """SCOPE-SHAPE-2: a grant decoded from serde's sequence form is a real ``ToolGrant``, equal
+    to, hashed and printed as the one its constructor makes, and frozen."""
     value: JSON = [
         "files",
         "read",
@@ -43,7 +44,7 @@ def test_a_drafted_record_equals_the_constructed_one() -> None:
         raise AssertionError("a decoded ToolGrant accepted an assignment")
 
 
-@make_record
+@dataclass(frozen=True, slots=True)
 class _Checked:
     units: int
     seen: list[int]
@@ -52,15 +53,15 @@ class _Checked:
         self.seen.append(self.units)
 
 
-@make_record
+@dataclass(frozen=True, slots=True)
 class _Defaulted:
     name: str
     units: int = 9
 
 
 def test_a_record_with_post_init_or_a_default_left_out_is_constructed() -> None:
-    """A record with ``__post_init__`` runs it, and a field the decoder does not list keeps its
-    class default: both are made by the class's ``__init__``."""
+    """SCOPE-SHAPE-3: a class with ``__post_init__`` runs it, and a field the decoder does not
+    list keeps its class default: both are made by the class's ``__init__``."""
     seen: list[int] = []
     with_seen = record(
         _Checked,

@@ -1,11 +1,8 @@
-"""Both scope decoding paths against hand-stated expectations (SCOPE-SHAPE-*).
+"""The scope decoder against hand-stated expectations (SCOPE-SHAPE-*).
 
-``test_scope_decode_fast.py`` checks the one-pass decoder against the general decoder; a value
-both build wrongly in the same way, or one only the general decoder ever sees (a monetary
-amount, the map form of an operation), slips past it.  Here every well-formed plain scope is
-compared field by field with what its JSON says, and then rewritten in a form the one-pass
-decoder leaves to the general path (a monetary amount added, operations written as maps,
-grants in serde's sequence form), which must decode to the same grants.
+Every well-formed plain scope is compared field by field with what its JSON says, and then
+rewritten in the other forms serde accepts (a monetary amount added, operations written as
+maps, grants in serde's sequence form), which must decode to the same grants.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_touchstone.scope import ScopeDecodeError, decode_constraint, decode_scope
-from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._decode_forms import Where, place_text
 from mcp_touchstone.scope._types import (
     ChioScope,
@@ -37,14 +33,6 @@ _CONSTRAINTS = st.lists(
     st.one_of(decided_constraint_json(), refused_constraint_json().map(lambda tc: tc[1])),
     max_size=3,
 )
-_ONE_PASS_TAGS = {
-    *("path_prefix", "domain_exact", "domain_glob", "regex_match", "seller_exact"),
-    *("max_transaction_amount_usd", "max_length", "max_args_size", "custom"),
-    *("table_allowlist", "column_denylist", "audience_allowlist", "memory_store_allowlist"),
-    "memory_write_deny_patterns",
-}
-"""Tags the one-pass decoder reads in the plain ``{"type", "value"}`` form (its docstring's
-common shapes: a string, an integer or a list of strings as content)."""
 
 
 @st.composite
@@ -115,15 +103,8 @@ def _check_plain(scope: ChioScope, value: dict[str, Any]) -> None:
 
 @given(_PLAIN_SCOPES)
 def test_plain_scopes_decode_to_what_their_json_says(value: dict[str, Any]) -> None:
-    """A well-formed plain scope decodes, on both paths, field for field to what its JSON says:
-    patterns, operations in order, each constraint's tag, the optional fields; one whose
-    constraints all have string, integer or string-list content takes the one-pass path."""
-    fast = fast_scope(value)
-    tags = {c["type"] for g in value.get("grants", []) for c in g.get("constraints", [])}
-    if tags <= _ONE_PASS_TAGS:
-        assert fast is not None
-    if fast is not None:
-        _check_plain(fast, value)
+    """SCOPE-SHAPE-1, SCOPE-SHAPE-2: a well-formed plain scope decodes field for field to what
+    its JSON says: patterns, operations in order, each constraint's tag, the optional fields."""
     _check_plain(decode_scope(value), value)
 
 
@@ -131,8 +112,8 @@ def test_plain_scopes_decode_to_what_their_json_says(value: dict[str, Any]) -> N
 def test_a_monetary_amount_changes_only_its_own_field(
     value: dict[str, Any], units: int, currency: str
 ) -> None:
-    """Adding ``max_cost_per_invocation`` and ``max_total_cost`` to every grant (a struct the
-    one-pass decoder leaves to the general path) decodes every other field as before."""
+    """SCOPE-SHAPE-2: adding ``max_cost_per_invocation`` and ``max_total_cost`` to every grant
+    decodes every other field as before."""
     money = {"units": units, "currency": currency}
     priced = {
         **value,
@@ -141,8 +122,6 @@ def test_a_monetary_amount_changes_only_its_own_field(
             for g in value.get("grants", [])
         ],
     }
-    if priced["grants"]:
-        assert fast_scope(priced) is None
     scope = decode_scope(priced)
     for got, grant in zip(scope.grants, priced["grants"], strict=True):
         _same_grant(got, grant)
@@ -156,7 +135,7 @@ def test_a_monetary_amount_changes_only_its_own_field(
 @given(_PLAIN_SCOPES)
 def test_operations_written_as_maps_are_the_same_operations(value: dict[str, Any]) -> None:
     """serde reads a unit variant written ``{"name": null}`` as the bare name: a scope whose
-    every operation is written so (the general path) decodes to the same scope."""
+    every operation is written so decodes to the same scope (SCOPE-SHAPE-3)."""
 
     def as_maps(ops: list[str]) -> list[JSON]:
         return [{name: None} for name in ops]
@@ -173,7 +152,7 @@ def test_operations_written_as_maps_are_the_same_operations(value: dict[str, Any
 def test_grants_in_sequence_form_are_the_same_grants(value: dict[str, Any]) -> None:
     """serde reads a struct from a sequence of its fields in declaration order (ToolGrant:
     server_id, tool_name, operations, constraints, max_invocations, max_cost_per_invocation,
-    max_total_cost, dpop_required); every grant so written (the general path) is the same."""
+    max_total_cost, dpop_required); every grant so written is the same (SCOPE-SHAPE-1)."""
 
     def as_sequence(g: dict[str, Any]) -> list[JSON]:
         return [
@@ -188,8 +167,6 @@ def test_grants_in_sequence_form_are_the_same_grants(value: dict[str, Any]) -> N
         ]
 
     sequenced = {**value, "grants": [as_sequence(g) for g in value.get("grants", [])]}
-    if sequenced["grants"]:
-        assert fast_scope(sequenced) is None
     got = decode_scope(sequenced)
     assert got == decode_scope({**value, "grants": value.get("grants", [])})
     assert repr(got) == repr(decode_scope({**value, "grants": value.get("grants", [])}))
@@ -231,9 +208,9 @@ _GRANT_REFUSALS: list[tuple[str, JSON, str]] = [
 """A grant field given a wrong value, and serde's message for it (reference notes, chio.md)."""
 
 
-def test_grant_field_refusals_are_worded_alike_on_both_paths() -> None:
-    """Each wrong grant field is refused with serde's whole message at its place, whether the
-    grant is otherwise plain or carries a monetary amount (which only the general path reads)."""
+def test_grant_field_refusals_are_worded_as_serde_words_them() -> None:
+    """SCOPE-SHAPE-2: each wrong grant field is refused with serde's whole message at its place,
+    whether the grant is otherwise plain or carries a monetary amount."""
     for field, bad, message in _GRANT_REFUSALS:
         base: dict[str, JSON] = {"server_id": "s", "tool_name": "t", "operations": ["invoke"]}
         for extra in ({}, {"max_cost_per_invocation": _MONEY}):
@@ -280,8 +257,8 @@ deserializing ``()`` from the map's value, and ``()``'s visitor expects ``unit``
 
 
 def test_constraint_refusals_are_serdes_whole_messages() -> None:
-    """Each malformed constraint is refused with serde's whole message, on its own and inside a
-    grant (where the one-pass decoder declines it and the general decoder words it)."""
+    """SCOPE-SHAPE-4: each malformed constraint is refused with serde's whole message, on its
+    own and inside a grant."""
     for value, message in _CONSTRAINT_REFUSALS:
         with pytest.raises(ScopeDecodeError) as exc:
             decode_constraint(value)
@@ -292,21 +269,18 @@ def test_constraint_refusals_are_serdes_whole_messages() -> None:
         assert str(exc.value) == f"scope.grants[0].constraints[0]{message}", value
 
 
-def test_resource_and_prompt_grants_take_the_one_pass_path() -> None:
-    """A plain scope with resource and prompt grants is read by the one-pass decoder, which
-    builds the grants its JSON names, as the general decoder does."""
+def test_resource_and_prompt_grants_decode_to_the_grants_their_json_names() -> None:
+    """SCOPE-SHAPE-1: a scope with resource and prompt grants builds the grants its JSON names."""
     value: JSON = {
         "resource_grants": [{"uri_pattern": "file:///*", "operations": ["read", "subscribe"]}],
         "prompt_grants": [{"prompt_name": "p", "operations": ["get"]}],
     }
-    fast = fast_scope(value)
-    assert fast is not None
-    assert fast.resource_grants == (
+    scope = decode_scope(value)
+    assert scope.resource_grants == (
         ResourceGrant("file:///*", (Operation.READ, Operation.SUBSCRIBE)),
     )
-    assert fast.prompt_grants == (PromptGrant("p", (Operation.GET,)),)
-    assert fast.grants == ()
-    assert decode_scope(value) == fast
+    assert scope.prompt_grants == (PromptGrant("p", (Operation.GET,)),)
+    assert scope.grants == ()
 
 
 _CONTENT_EXPECTED: dict[str, str] = {
@@ -346,8 +320,8 @@ named after its Rust type), or the derived visitor of a struct, tuple or unit va
 
 
 def test_every_variant_refuses_wrong_content_in_serdes_words() -> None:
-    """Each of the 24 constraint tags, given content of the wrong JSON type, is refused with
-    the message naming what its content must be, on both decoding paths."""
+    """SCOPE-SHAPE-5: each of the 24 constraint tags, given content of the wrong JSON type, is
+    refused with the message naming what its content must be, alone and inside a grant."""
     from mcp_touchstone.scope._types import ConstraintKind
 
     assert set(_CONTENT_EXPECTED) == {kind.value for kind in ConstraintKind}

@@ -415,3 +415,61 @@ def test_compile_is_a_value_and_misuse_raises() -> None:
     assert good.is_match("abc")
     with pytest.raises(ValueError, match="lone surrogate"):
         compile_rust_regex("\ud800")
+
+
+def test_hosted_behaviour_values_are_the_public_labels() -> None:
+    """SCOPE-HOSTED-CON-4: the ``HostedBehaviour`` labels are ``decided``, ``ok_true`` and
+    ``ok_false``, and the table gives 11, 10 and 3 variants."""
+    assert [b.value for b in HostedBehaviour] == ["decided", "ok_true", "ok_false"]
+    counts = {b: sum(1 for v in HOSTED_BEHAVIOUR.values() if v is b) for b in HostedBehaviour}
+    assert counts == {
+        HostedBehaviour.DECIDED: 11,
+        HostedBehaviour.ENFORCED_LATER: 10,
+        HostedBehaviour.DROPPED: 3,
+    }
+
+
+def test_regex_with_a_lone_surrogate_is_api_misuse_said_plainly() -> None:
+    """SCOPE-HOSTED-RX-1: a pattern no Rust ``String`` can hold is a ``ValueError`` saying
+    why."""
+    from mcp_touchstone.scope._regex import compile_rust_regex
+
+    with pytest.raises(ValueError, match=r"^regex pattern is not valid") as exc:
+        compile_rust_regex("a\ud800")
+    assert str(exc.value) == "regex pattern is not valid Unicode text (lone surrogate)"
+
+
+@pytest.mark.parametrize(
+    "pattern", [chr(0xD800), "a" + chr(0xDBFF), chr(0xDC00) + "b", chr(0xDFFF)]
+)
+def test_every_lone_surrogate_is_api_misuse(pattern: str) -> None:
+    """SCOPE-HOSTED-RX-1: a pattern holding any code point of U+D800..U+DFFF is no Rust
+    ``String``: a ``ValueError``, never handed to the crate."""
+    from mcp_touchstone.scope._regex import compile_rust_regex
+
+    with pytest.raises(ValueError, match="lone surrogate"):
+        compile_rust_regex(pattern)
+
+
+def test_the_code_point_after_the_surrogates_is_a_pattern() -> None:
+    """SCOPE-HOSTED-RX-1: U+E000, just past the surrogate block, is ordinary pattern text."""
+    from mcp_touchstone.scope._regex import compile_rust_regex
+
+    assert compile_rust_regex("\ue000").is_match("x\ue000")  # type: ignore[union-attr]
+
+
+def test_model_metadata_enum_refusals_name_their_type() -> None:
+    """SCOPE-HOSTED-WIRE-2: a ``provenance_class`` or ``safety_tier`` that is neither a string
+    nor a map is refused with serde's invalid-type message naming the enum."""
+    from mcp_touchstone.scope import ScopeDecodeError
+    from mcp_touchstone.scope._hosted_decode import decode_model_metadata
+
+    for field, name in (
+        ("provenance_class", "ProvenanceEvidenceClass"),
+        ("safety_tier", "ModelSafetyTier"),
+    ):
+        with pytest.raises(ScopeDecodeError) as exc:
+            decode_model_metadata({"model_id": "m", field: 5})
+        assert str(exc.value) == (
+            f"model_metadata.{field}: invalid type: integer `5`, expected string or map ({name})"
+        )

@@ -10,9 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_touchstone.scope import (
+    ArgumentFacts,
     ChioScope,
+    ConstraintError,
     InvalidConstraint,
     ModelMetadata,
+    constraint_matches,
     decode_model_metadata,
     decode_scope,
     resolve_hosted_matching_grants,
@@ -20,8 +23,8 @@ from mcp_touchstone.scope import (
 from mcp_touchstone.scope import _types as t
 from mcp_touchstone.scope._regex import RegexCompileError
 from mcp_touchstone.scope._regex import compile_rust_regex_uncached as compile_rust_regex
+from mcp_touchstone.scope._walks import collect_string_leaves
 from mcp_touchstone.serde_json import JSON
-from tests.scope import _naive
 from tests.strategies.scope import decided_constraint_json, grant_json, json_values
 from tests.strategies.scope_hosted import (
     drop_constraint_json,
@@ -38,7 +41,7 @@ def _naive_regex(pattern: str, args: JSON, label: str) -> bool | str:
     compiled = compile_rust_regex(pattern)
     if isinstance(compiled, RegexCompileError):
         return f'{label} "{pattern}" failed to compile: {compiled.detail}'
-    return any(compiled.is_match(value) for _, value in _naive.leaves(args))
+    return any(compiled.is_match(leaf.value) for leaf in collect_string_leaves(args))
 
 
 def _naive_verdict(c: t.Constraint, args: JSON, meta: ModelMetadata | None) -> bool | str:
@@ -68,8 +71,9 @@ def _naive_verdict(c: t.Constraint, args: JSON, meta: ModelMetadata | None) -> b
         return True
     if isinstance(c, t.ContentReviewTier | t.MaxTransactionAmountUsd | t.RequireDualApproval):
         return False
-    verdict = _naive.constraint_verdict(c, args)
-    return True if verdict is None else verdict  # the ten enforced-later variants
+    verdict = constraint_matches(c, ArgumentFacts(args))  # a fresh walk for this constraint
+    # The portable matcher refuses the ten enforced-later variants; the hosted one passes them.
+    return True if isinstance(verdict, ConstraintError) else verdict
 
 
 def _naive_resolve(scope: ChioScope, tool: str, server: str, args: JSON, meta: JSON) -> object:

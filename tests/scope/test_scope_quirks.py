@@ -9,6 +9,7 @@ from mcp_touchstone.scope._arguments import (
     ArgumentFacts,
     NormalizedPath,
     ascii_lower,
+    collect_domain_candidates,
     is_path_key,
     looks_like_path,
     normalize_domain,
@@ -232,11 +233,127 @@ def test_max_length_counts_bytes() -> None:
 def test_max_args_size_uses_serde_json_layout() -> None:
     """MaxArgsSize counts serde_json's compact bytes, not json.dumps' (SCOPE-LEN-4)."""
     facts = ArgumentFacts({"x": 0.00001, "s": "\u00e9"})
-    assert facts.args_size == len('{"s":"\u00e9","x":0.00001}'.encode())
-    assert facts.max_args_size(facts.args_size)
-    assert not facts.max_args_size(facts.args_size - 1)
+    size = len('{"s":"\u00e9","x":0.00001}'.encode())
+    assert facts.max_args_size(size)
+    assert not facts.max_args_size(size - 1)
 
 
 def test_custom_has_no_reserved_keys() -> None:
     """Later first-class names are ordinary Custom keys in this version (SCOPE-CUSTOM-2)."""
     assert _matches(con("custom", ["output_digest_sha256", "ab"]), {"output_digest_sha256": "ab"})
+
+
+def test_path_has_prefix_answers_a_bool_both_ways() -> None:
+    """SCOPE-PATH-4: ``path_has_prefix`` is ``True`` for a segment-wise prefix after
+    normalization and ``False`` otherwise, a real bool either way."""
+    assert path_has_prefix("/data/./reports/q1.csv", "/data/reports") is True
+    assert path_has_prefix("/data\\reports", "/data/") is True
+    assert path_has_prefix("/data/reportsX", "/data/reports") is False
+    assert path_has_prefix("data/reports", "/data") is False  # relative vs absolute
+
+
+def test_constraint_matches_refuses_an_undecided_variant_by_its_tag() -> None:
+    """SCOPE-CON-2: a variant outside the portable eight is refused with Chio's ``portable
+    kernel cannot safely evaluate <tag>`` whatever the arguments."""
+    from mcp_touchstone.scope import ConstraintError, constraint_matches, decode_constraint
+
+    facts = ArgumentFacts({"q": "abc"})
+    cases: list[tuple[str, JSON]] = [
+        ("regex_match", "x"),
+        ("seller_exact", "s"),
+        ("max_rows_returned", 0),
+    ]
+    for tag, value in cases:
+        got = constraint_matches(decode_constraint({"type": tag, "value": value}), facts)
+        assert got == ConstraintError(f"portable kernel cannot safely evaluate {tag}")
+    assert constraint_matches(decode_constraint({"type": "max_length", "value": 3}), facts)
+
+
+def test_parse_domain_cuts_the_authority_only_at_slash_query_or_fragment() -> None:
+    """SCOPE-DOM-2: the authority ends at the first ``/``, ``?`` or ``#`` and at no other
+    character, and an upper-case host is read whole and folded."""
+    assert parse_domain("https://EXAMPLE.COM/X") == "example.com"
+    assert parse_domain("eXample.com") == "example.com"
+    assert parse_domain("user@HOST.Xyz:8080/p?q#f") == "host.xyz"
+    assert parse_domain("XX.example.com?X#X") == "xx.example.com"
+    assert parse_domain("a.example.com#frag/more") == "a.example.com"
+
+
+def test_parse_domain_keeps_what_follows_the_first_scheme_after_a_leading_slash() -> None:
+    """SCOPE-DOM-2: a value that starts with ``/`` but holds ``://`` names the host after the
+    first ``://``; only a leading ``/`` without ``://`` has no authority."""
+    from mcp_touchstone.scope import constraint_matches
+    from mcp_touchstone.scope._types import DomainExact
+
+    table = {
+        "/go://a.example.com/x": "a.example.com",
+        "/r?to=x://API.example.com:1/": "api.example.com",
+        "//a.example.com": None,
+        "/a.example.com": None,
+    }
+    for value, domain in table.items():
+        assert parse_domain(value) == domain, value
+    facts = ArgumentFacts({"u": "/go://a.example.com/x"})
+    assert constraint_matches(DomainExact("a.example.com"), facts) is True
+
+
+def test_leaves_of_top_level_strings_have_no_path_key() -> None:
+    """SCOPE-PATH-1: a top-level string, or a string of a top-level array, has no key, so only a
+    separator in its value makes it a path candidate."""
+    from mcp_touchstone.scope import constraint_matches
+    from mcp_touchstone.scope._types import PathPrefix
+    from mcp_touchstone.scope._walks import StringLeaf
+
+    assert ArgumentFacts(["/data/a", "note"]).string_leaves == (
+        StringLeaf(None, "/data/a"),
+        StringLeaf(None, "note"),
+    )
+    assert not looks_like_path("note")
+    assert constraint_matches(PathPrefix(""), ArgumentFacts("note")) is False
+    assert constraint_matches(PathPrefix("/data"), ArgumentFacts(["/data/a", "note"])) is True
+
+
+def test_a_backslash_alone_makes_a_path_candidate() -> None:
+    """SCOPE-PATH-1: a value whose only separator is ``\\``, under a key that is no path key, is
+    a path candidate."""
+    from mcp_touchstone.scope import constraint_matches
+    from mcp_touchstone.scope._types import PathPrefix
+
+    assert not is_path_key("note")
+    assert looks_like_path("\\data\\a")
+    assert looks_like_path("a\\b")
+    assert constraint_matches(PathPrefix("/data"), ArgumentFacts({"note": "\\data\\a"})) is True
+    mixed = ArgumentFacts({"path": "/data/a", "note": "a\\b"})
+    assert constraint_matches(PathPrefix("/data"), mixed) is False
+
+
+def test_domain_exact_is_false_when_two_domains_both_differ() -> None:
+    """SCOPE-DOM-3: DomainExact over two distinct domain candidates, neither the expected one,
+    does not hold."""
+    facts = ArgumentFacts({"u": "b.com", "v": "c.com"})
+    assert collect_domain_candidates(facts.string_leaves) == ["b.com", "c.com"]
+    assert not facts.domain_exact("a.com")
+    assert not facts.domain_exact("b.com")
+
+
+def test_non_json_arguments_are_refused_naming_arguments() -> None:
+    """SCOPE-ARG-1: arguments serde_json could not hold (a NaN, a set) are refused before any
+    grant is read, the message naming the place ``arguments``."""
+    from mcp_touchstone.scope import InvalidArgumentsError, decode_scope
+
+    empty = decode_scope({"grants": []})
+    with pytest.raises(InvalidArgumentsError) as exc:
+        resolve_matching_grants(empty, "t", "s", float("nan"))
+    assert str(exc.value) == "arguments: non-finite float nan"
+    with pytest.raises(InvalidArgumentsError) as exc:
+        resolve_matching_grants(empty, "t", "s", {1, 2})  # type: ignore[arg-type]
+    assert str(exc.value) == "arguments: set is not a JSON value"
+
+
+def test_out_of_scope_is_a_hashable_value() -> None:
+    """SCOPE-RES-6: the capability wrapper's ``OutOfScope`` answer is a frozen value, hashable
+    and equal to any other."""
+    from mcp_touchstone.scope import OutOfScope
+
+    assert hash(OutOfScope()) == hash(OutOfScope())
+    assert {OutOfScope(), OutOfScope()} == {OutOfScope()}

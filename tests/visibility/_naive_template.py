@@ -1,4 +1,4 @@
-"""The template matcher as it was before issue 14 (a position-list sweep, O(len(template) x
+"""The template matcher written as a position-list sweep (O(len(template) x
 len(uri))), kept as the naive model the bit-set matcher is checked against."""
 
 from __future__ import annotations

@@ -387,3 +387,43 @@ def test_params_fields_are_read_in_the_objects_own_order() -> None:
     assert _error_message(dispatch(CATALOG, arguments_first, DRAFT, HIDES_INTERNAL)) == (
         pe + "invalid type: integer `1`, expected a map"
     )
+
+
+def test_a_cursor_no_page_carries_gets_an_empty_final_page() -> None:
+    """VIS-LIST-1: a list asked for a cursor none of its pages carries answers an empty final
+    page echoing that cursor."""
+    listing = Listing((Page((), None, "c1"), Page((), "c1", None)))
+    assert listing.fetch("c1") == Page((), "c1", None)
+    assert listing.fetch("zz") == Page((), "zz", None)
+    assert Listing(()).fetch(None) == Page((), None, None)
+
+
+def test_deserialize_struct_returns_the_map_fields_it_read() -> None:
+    """VIS-PARSE-3: ``deserialize_struct`` returns every field present, a map field as written,
+    from the map form and the positional form alike, and leaves an absent defaulted field out."""
+    from mcp_touchstone.visibility._serde import Field, FieldKind, deserialize_struct
+
+    call = (
+        Field("name", FieldKind.STRING, False),
+        Field("arguments", FieldKind.MAP_OF_VALUES, True),
+    )
+    prompt = (
+        Field("name", FieldKind.STRING, False),
+        Field("arguments", FieldKind.MAP_OF_STRINGS, True),
+    )
+    arguments: JSON = {"a": 1, "b": [True, None]}
+    assert deserialize_struct("RawCallToolParams", call, {"name": "t", "arguments": arguments}) == {
+        "name": "t",
+        "arguments": {"a": 1, "b": [True, None]},
+    }
+    assert deserialize_struct("RawCallToolParams", call, ["t", {"x": {}}]) == {
+        "name": "t",
+        "arguments": {"x": {}},
+    }
+    assert deserialize_struct(
+        "RawGetPromptParams", prompt, {"arguments": {"k": "v"}, "name": "p"}
+    ) == {
+        "arguments": {"k": "v"},
+        "name": "p",
+    }
+    assert deserialize_struct("RawCallToolParams", call, {"name": "t"}) == {"name": "t"}

@@ -124,3 +124,35 @@ def test_page_equality_ignores_the_index() -> None:
     assert looked_up.first_with_id("a") is items[0]
     assert looked_up == fresh
     assert "_by_id" not in repr(looked_up)
+
+
+def test_a_pages_repr_shows_its_value_not_its_lookup_cache() -> None:
+    """VIS-CALL-2: a ``Page``'s repr and equality show its three value fields only, before and
+    after a lookup has built its id index, and the first equal entry decides a lookup."""
+    assert repr(Page()) == "Page(items=(), cursor=None, next_cursor=None)"
+    page = Page((Entry("a"), Entry("a", {"n": 2})), cursor="c")
+    shown = (
+        "Page(items=(Entry(id='a', meta=mappingproxy({}), wire=mappingproxy({})), "
+        "Entry(id='a', meta=mappingproxy({'n': 2}), wire=mappingproxy({}))), "
+        "cursor='c', next_cursor=None)"
+    )
+    assert repr(page) == shown
+    found = page.first_with_id("a")
+    assert found is page.items[0]
+    assert repr(page) == shown
+    assert page == Page((Entry("a"), Entry("a", {"n": 2})), cursor="c")
+
+
+def test_a_pages_lookup_index_cannot_be_passed_in() -> None:
+    """VIS-CALL-2: a ``Page`` is built from its items and cursors only, so no caller can hand it
+    an id index that disagrees with its items."""
+    import pytest
+
+    entry = Entry("a")
+    assert Page.__match_args__ == ("items", "cursor", "next_cursor")
+    with pytest.raises(TypeError):
+        Page((), None, None, {"a": entry})  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Page(_by_id={"a": entry})  # type: ignore[call-arg]
+    assert Page().first_with_id("a") is None
+    assert Page((entry,)).first_with_id("a") is entry

@@ -1,4 +1,4 @@
-"""turbomcp's router and ``completion/complete`` parse, modelled before any handler (issue 17).
+"""turbomcp's router and ``completion/complete`` parse, modelled before any handler.
 
 Tests carry the names of the upstream functions they re-express: ``parse_complete_params`` and
 ``parse_uri_param`` (``dispatcher/params.rs``), the router's ``handle_request`` match

@@ -335,3 +335,31 @@ def test_strict_does_not_judge_subscribe_on_the_draft() -> None:
         assert dispatch(CATALOG, subscribe, DRAFT, POLICY, profile=STRICT) == error_answer(
             -32601, "method not found: resources/subscribe"
         )
+
+
+def test_strict_completion_of_a_concrete_resource_is_judged_by_that_resource() -> None:
+    """VIS-STRICT-4: a ``ref/resource`` whose URI no template matches is judged against the
+    concrete resource with that URI: a shown one reaches the handler, a hidden one is not found."""
+    tagged: dict[str, JSON] = {TAGS_KEY: ["internal"]}
+    catalog = Catalog(
+        resources=Listing(
+            (Page((Entry("mem://public", {}, {}), Entry("mem://secret", tagged, {}))),)
+        ),
+        resource_templates=Listing((Page((Entry("open://{name}", {}, {}),)),)),
+    )
+    policy = Visibility().hiding_tagged(["internal"])
+
+    def complete(uri: str) -> Request:
+        ref: dict[str, JSON] = {"type": "ref/resource", "uri": uri}
+        return Request(
+            1, "completion/complete", {"ref": ref, "argument": {"name": "a", "value": ""}}
+        )
+
+    version, strict = ProtocolVersion.V2025_11_25, Profile.STRICT
+    shown = dispatch(catalog, complete("mem://public"), version, policy, profile=strict)
+    assert shown == Dispatched()
+    hidden = dispatch(catalog, complete("mem://secret"), version, policy, profile=strict)
+    assert isinstance(hidden, Refused)
+    from mcp_touchstone.serde_json import to_string
+
+    assert "resource not found: mem://secret" in to_string(hidden.response)

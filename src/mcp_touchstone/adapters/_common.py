@@ -260,9 +260,8 @@ class GrantPlans:
     Beside the plans, the tools found covered for the most recent scope and server are kept
     (``covered_scope``, ``covered_server``, ``covered_tools``): a call on that scope (the same
     object, held here), that server and one of those tools, with the arguments ``{}``, is
-    granted -- the answer :meth:`decide` would give, read by a caller without a call
-    (:meth:`covers`; ADAPT-GRANT-6, a differential test).  A call with another scope or server
-    replaces them; at most ``limit`` tools are kept.
+    granted (:meth:`covers`, the first step of :meth:`decide`; ADAPT-GRANT-6, a differential
+    test).  A call with another scope or server replaces them; at most ``limit`` tools are kept.
     """
 
     __slots__ = ("_limit", "_plans", "covered_scope", "covered_server", "covered_tools")
@@ -275,14 +274,13 @@ class GrantPlans:
         self.covered_tools: set[str] = set()
 
     def covers(self, scope: ChioScope | None, tool: str, server_id: str, arguments: Any) -> bool:
-        """Whether the kept covered tools already answer the call as granted: the inlined
-        test the adapters write out (``arguments`` ``None`` stands for ``{}``, as a
-        ``tools/call`` without arguments)."""
+        """Whether the kept covered tools already answer the call as granted (``arguments``
+        ``None`` stands for ``{}``, as a ``tools/call`` without arguments)."""
         return (
             scope is self.covered_scope
             and tool in self.covered_tools
             and server_id == self.covered_server
-            and (arguments is None or (arguments.__class__ is dict and not arguments))
+            and (arguments is None or (type(arguments) is dict and not arguments))
         )
 
     def decide(
@@ -291,6 +289,8 @@ class GrantPlans:
         """:func:`decide_grant`'s answer for the call."""
         if scope is None:
             return decide_grant(scope, tool, server_id, arguments)
+        if self.covers(scope, tool, server_id, arguments):
+            return _GRANTED
         key = (id(scope), tool, server_id)
         entry = self._plans.get(key)
         if entry is None or entry[0] is not scope:
@@ -298,7 +298,7 @@ class GrantPlans:
         plan = entry[1]
         if plan == _CONSTRAINED:
             return decide_grant(scope, tool, server_id, arguments)
-        if not (arguments.__class__ is dict and not arguments):
+        if not (type(arguments) is dict and not arguments):
             try:
                 serde_json.validate(arguments, where="arguments")  # the matcher's own check
             except serde_json.JsonError:

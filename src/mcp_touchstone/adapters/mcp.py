@@ -17,17 +17,13 @@ is not stamped).  What it does:
 * ``get_tool_input_schema`` (``Mcp-Param-*`` header validation, which runs before any
   middleware) no longer answers for hidden tools, closing that existence oracle.
 
-Length (~500 lines): the one class holding what ``protect`` installs (lists, calls, the lookup
-both share, the two call orders of ADAPT-PERF-1 and the inlined MCPServer call check); splitting
-it would pass its state around.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
-from collections.abc import AsyncGenerator, Awaitable, Callable
-from contextlib import aclosing
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -50,27 +46,17 @@ from mcp_touchstone.adapters._common import (
     shown_to_all,
     step_up_data,
 )
+from mcp_touchstone.adapters._mcp_catalog import LISTS, Handler, HostCatalog
 from mcp_touchstone.visibility import (
     ComponentKind,
     IdentityClaims,
     ProtocolVersion,
     Visibility,
     VisibilityPolicy,
-    match_uri_template,
 )
 
 __all__ = ["protect"]
 
-Handler = Callable[[Any, Any], Awaitable[Any]]
-Found = tuple[ComponentKind, str, Any] | None
-"""A component the host would serve: its kind, its id (name, URI or URI template), its _meta."""
-
-_LISTS: dict[str, tuple[str, ComponentKind]] = {
-    "tools/list": ("tools", ComponentKind.TOOL),
-    "prompts/list": ("prompts", ComponentKind.PROMPT),
-    "resources/list": ("resources", ComponentKind.RESOURCE),
-    "resources/templates/list": ("resource_templates", ComponentKind.RESOURCE_TEMPLATE),
-}
 _CURSOR_PREFIX = "touchstone:"
 
 
@@ -137,6 +123,7 @@ class _Protection:
         self.server_id = server_id
         self.identity = identity
         self.original: dict[str, Handler] = {}
+        self.catalog = HostCatalog(low, high, self.original)
         self.plans = GrantPlans()
 
     # -- who is asking ------------------------------------------------------------------
@@ -149,94 +136,9 @@ class _Protection:
         )
         return Caller(who, revision(getattr(ctx, "protocol_version", None)))
 
-    # -- what the host would serve ----------------------------------------------------
-    async def _pages(self, ctx: Any, method: str) -> AsyncGenerator[tuple[Any, list[Any]], None]:
-        """The host's list ``method`` page by page (each page and its items), read only as far
-        as the consumer goes; a cursor seen before ends it."""
-        attr = _LISTS[method][0]
-        entry = self.low.get_request_handler(method)
-        assert entry is not None
-        cursor: str | None = None
-        seen: set[str] = set()
-        while True:
-            params = entry.params_type.model_validate({} if cursor is None else {"cursor": cursor})
-            page = await self.original[method](ctx, params)
-            yield page, getattr(page, attr)
-            cursor = getattr(page, "next_cursor", None)
-            if cursor is None or cursor in seen:
-                return
-            seen.add(cursor)
-
-    async def _all(self, ctx: Any, method: str) -> tuple[list[Any], int, Any]:
-        """Every item of the host's list ``method`` (all pages), its first page's size, and
-        its first page."""
-        items: list[Any] = []
-        first: Any = None
-        size = 0
-        async for page, page_items in self._pages(ctx, method):
-            if first is None:
-                first, size = page, len(page_items)
-            items.extend(page_items)
-        return items, size, first
-
-    async def find(self, ctx: Any, kind: ComponentKind, ident: str) -> Found:
-        """The component a call on ``ident`` would reach, or ``None`` when the host has none:
-        the first equal name; for a URI, the first equal concrete resource, else the first
-        template matching it (ADAPT-VIS-2).  On a lowlevel server the host's lists are read
-        page by page and only until the component is found (the answer is the same: the
-        first match in the host's order)."""
-        if self.high is not None:
-            return self._find_managed(kind, ident)
-        if kind is ComponentKind.RESOURCE:
-            if "resources/list" in self.original:
-                async with aclosing(self._pages(ctx, "resources/list")) as pages:
-                    async for _, resources in pages:
-                        for res in resources:
-                            if str(res.uri) == ident:
-                                return ComponentKind.RESOURCE, ident, res.meta
-            if "resources/templates/list" in self.original:
-                async with aclosing(self._pages(ctx, "resources/templates/list")) as pages:
-                    async for _, templates in pages:
-                        for tpl in templates:
-                            if match_uri_template(str(tpl.uri_template), ident):
-                                template = str(tpl.uri_template)
-                                return ComponentKind.RESOURCE_TEMPLATE, template, tpl.meta
-            return None
-        method = "tools/list" if kind is ComponentKind.TOOL else "prompts/list"
-        if method not in self.original:
-            return None
-        async with aclosing(self._pages(ctx, method)) as pages:
-            async for _, items in pages:
-                for item in items:
-                    if item.name == ident:
-                        return kind, ident, getattr(item, "meta", None)
-        return None
-
-    def _find_managed(self, kind: ComponentKind, ident: str) -> Found:
-        """:meth:`find` for an ``MCPServer``, through its managers (no list per call)."""
-        high: Any = self.high
-        if kind is ComponentKind.TOOL:
-            tool = high._tool_manager.get_tool(ident)
-            return None if tool is None else (kind, ident, tool.meta)
-        if kind is ComponentKind.PROMPT:
-            prompt = high._prompt_manager.get_prompt(ident)
-            return None if prompt is None else (kind, ident, getattr(prompt, "meta", None))
-        manager = high._resource_manager
-        resource = manager._resources.get(ident)
-        if resource is not None:
-            return ComponentKind.RESOURCE, ident, resource.meta
-        for template in manager._templates.values():
-            try:
-                matched = template.matches(ident)
-            except Exception:  # the host answers a security-refused match as unknown
-                return None
-            if matched is not None:
-                return ComponentKind.RESOURCE_TEMPLATE, template.uri_template, template.meta
-        return None
-
     # -- lists ------------------------------------------------------------------------
     def wrap_list(self, method: str) -> Handler:
-        attr, kind = _LISTS[method]
+        attr, kind = LISTS[method]
         original = self.original[method]
 
         async def handler(ctx: Any, params: Any) -> Any:
@@ -250,7 +152,7 @@ class _Protection:
                     kept = self._visible(caller, kind, getattr(page, attr))
                     return page.model_copy(update={attr: kept, "cache_scope": "private"})
                 offset = 0
-            items, size, page = await self._all(ctx, method)
+            items, size, page = await self.catalog.all(ctx, method)
             kept = self._visible(caller, kind, items)
             end = offset + size
             return page.model_copy(
@@ -309,25 +211,32 @@ class _Protection:
         return self.plans.decide(self.grants(ctx), ident, self.server_id, params.arguments or {})
 
     def wrap_call(self, method: str, kind: ComponentKind, field: str) -> Handler:
-        original = self.original[method]
-        judged = kind is ComponentKind.TOOL and self.grants is not None
-        if self.hides_nothing():
-            if not judged:
-                return original  # nothing to judge: every call is the host's (ADAPT-PERF-1)
-            return self._grants_first(method, original)
-        if kind is ComponentKind.TOOL and self.high is not None:
-            return self._managed_tool_call(method, original)
-        return self.lookup_first(method, kind, field)
+        """The call check of ``method`` (``tools/call``, ``prompts/get``, ``resources/read``):
+        look the component up, answer a hidden one with the host's not-found (ADAPT-VIS-3),
+        then refuse a visible tool the grants do not cover with a step-up (ADAPT-GRANT-2).
 
-    def lookup_first(self, method: str, kind: ComponentKind, field: str) -> Handler:
-        """The general call check: look the component up, refuse a hidden one with the host's
-        not-found, then (a tool, with grants) refuse an ungranted one with a step-up."""
+        Where no caller can be refused anything (:meth:`hides_nothing`) the lookup only tells
+        a step-up from the host's unknown, so the grants are asked first and a covered call
+        goes straight to the host (ADAPT-PERF-1); a grants function that raises there is asked
+        again after the lookup, so it fails only the calls it fails in the lookup-first order.
+        With nothing to judge at all the host's handler is left as it is."""
         original = self.original[method]
         judged = kind is ComponentKind.TOOL and self.grants is not None
+        grants_first = self.hides_nothing()
+        if grants_first and not judged:
+            return original  # nothing to judge: every call is the host's (ADAPT-PERF-1)
 
         async def handler(ctx: Any, params: Any) -> Any:
             ident = str(getattr(params, field))
-            found = await self.find(ctx, kind, ident)
+            verdict: Granted | Denied | None = None
+            if grants_first:
+                try:
+                    verdict = self._grant(ctx, ident, params)
+                except Exception:
+                    verdict = None  # decided below, in the lookup-first order
+                if isinstance(verdict, Granted):
+                    return await original(ctx, params)
+            found = await self.catalog.find(ctx, kind, ident)
             if found is None:
                 return await original(ctx, params)  # nonexistent: the host's own answer
             if not shown_to_all(self.visibility, found[2]) and not self.caller(ctx).sees(
@@ -335,83 +244,10 @@ class _Protection:
             ):
                 return await self._not_found(ctx, method, params, field, ident)
             if judged:
-                assert self.grants is not None
-                arguments = params.arguments or {}
-                verdict = self.plans.decide(self.grants(ctx), ident, self.server_id, arguments)
+                if verdict is None:
+                    verdict = self._grant(ctx, ident, params)
                 if isinstance(verdict, Denied):
                     raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
-            return await original(ctx, params)
-
-        return handler
-
-    def _managed_tool_call(self, method: str, original: Handler) -> Handler:
-        """:meth:`lookup_first` for ``tools/call`` on an ``MCPServer``, its steps inlined
-        (ADAPT-PERF-1): the tool manager asked directly, :func:`shown_to_all`, the verdict test
-        and :meth:`GrantPlans.covers` written out; the same checks in the same order (a
-        differential test compares the two).  The handler is a plain function returning the
-        host's awaitable (the SDK awaits what a handler returns, at once): no coroutine of its
-        own around the host's; a refusal is raised when it is called, or awaited from
-        :meth:`_not_found`."""
-        high: Any = self.high
-        policy = self.visibility
-        builtin = type(policy) is Visibility
-        grants = self.grants
-        plans = self.plans
-        server_id = self.server_id
-        tool_kind = ComponentKind.TOOL
-
-        def handler(ctx: Any, params: Any) -> Awaitable[Any]:
-            ident = params.name
-            if ident.__class__ is not str:
-                ident = str(ident)
-            tool = high._tool_manager.get_tool(ident)
-            if tool is None:
-                return original(ctx, params)  # nonexistent: the host's own answer
-            meta = tool.meta
-            if not (policy is None or (builtin and not meta)) and not self.caller(ctx).sees(
-                policy, tool_kind, ident, meta
-            ):
-                return self._not_found(ctx, method, params, "name", ident)
-            if grants is not None:
-                scope = grants(ctx)
-                arguments = params.arguments
-                if not (  # GrantPlans.covers, written out
-                    scope is plans.covered_scope
-                    and ident in plans.covered_tools
-                    and server_id == plans.covered_server
-                    and (arguments is None or (arguments.__class__ is dict and not arguments))
-                ):
-                    verdict = plans.decide(scope, ident, server_id, arguments or {})
-                    if verdict.__class__ is Denied:
-                        assert isinstance(verdict, Denied)
-                        data = step_up_data(method, ident)
-                        raise MCPError(INSUFFICIENT_SCOPE, verdict.message, data)
-            return original(ctx, params)
-
-        return handler
-
-    def _grants_first(self, method: str, original: Handler) -> Handler:
-        """``tools/call`` when nothing is hidden (ADAPT-PERF-1): a call the grants cover goes
-        straight to the host, which runs the tool or answers its own unknown, as it would after
-        the lookup; only a refused call is looked up, to tell an existing tool (step-up) from an
-        absent one (the host's answer).  On a lowlevel server the lookup reads the host's list,
-        so a granted call no longer lists the catalog.  The grants function is also asked for
-        calls on absent tools; one that raises is asked again after the lookup, so it fails only
-        the calls it failed in the lookup-first order."""
-
-        async def handler(ctx: Any, params: Any) -> Any:
-            ident = str(params.name)
-            try:
-                early: Granted | Denied | None = self._grant(ctx, ident, params)
-            except Exception:
-                early = None  # decided below, in the lookup-first order
-            if isinstance(early, Granted):
-                return await original(ctx, params)
-            if await self.find(ctx, ComponentKind.TOOL, ident) is None:
-                return await original(ctx, params)  # nonexistent: the host's own answer
-            verdict = early if early is not None else self._grant(ctx, ident, params)
-            if isinstance(verdict, Denied):
-                raise MCPError(INSUFFICIENT_SCOPE, verdict.message, step_up_data(method, ident))
             return await original(ctx, params)
 
         return handler
@@ -431,7 +267,7 @@ class _Protection:
 
         @functools.wraps(lookup)
         def scoped(name: str) -> Any:
-            found = self._find_managed(ComponentKind.TOOL, name)
+            found = self.catalog.find_managed(ComponentKind.TOOL, name)
             if found is None:
                 return lookup(name)
             caller = Caller(identity_from_token(get_access_token()), ProtocolVersion.V2026_07_28)
@@ -479,11 +315,11 @@ def protect(
         server_id=server_id or low.name,
         identity=identity,
     )
-    for method in (*_LISTS, "tools/call", "prompts/get", "resources/read"):
+    for method in (*LISTS, "tools/call", "prompts/get", "resources/read"):
         entry = low.get_request_handler(method)
         if entry is not None:
             guard.original[method] = entry.handler
-    for method in _LISTS:
+    for method in LISTS:
         if method in guard.original:
             entry = low.get_request_handler(method)
             assert entry is not None

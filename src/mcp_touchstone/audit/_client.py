@@ -4,12 +4,18 @@ AUDIT-WIRE-*).
 
 httpx2 and anyio come from the ``[mcp]`` extra and are imported here only, so ``touchstone
 --help`` and the pure modules never load them.  Requests go only to the endpoints the user
-named (AUDIT-WIRE-1): redirects are not followed.
+named (AUDIT-WIRE-1): redirects are not followed, and the environment's proxies and ``.netrc``
+are not read, so a bearer token never travels through a proxy.  Each answer has a deadline for
+the whole answer, not per read, and a size cap (AUDIT-WIRE-4); a ``--command`` server runs in a
+process group of its own, ended with escalation (AUDIT-WIRE-2).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -25,6 +31,11 @@ CLIENT_INFO = {"name": "touchstone-audit", "version": "1"}
 CAPABILITIES: dict[str, Any] = {"elicitation": {"form": {}}, "sampling": {}, "roots": {}}
 _NAME_KEYS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 TIMEOUT = 15.0
+"""Seconds an answer may take, from the request to its last byte (``--timeout``)."""
+MAX_ANSWER = 8 << 20
+"""The largest answer read (8 MiB); a larger one means the audit cannot be made."""
+GRACE = 2.0
+"""Seconds a ``--command`` server gets after its input closes, and again after SIGTERM."""
 
 
 class AuditError(TouchstoneError):
@@ -91,9 +102,11 @@ class Endpoint:
         url: str | None = None,
         command: Sequence[str] | None = None,
         transport: Any = None,
+        timeout: float = TIMEOUT,
     ) -> None:
         self.url = url
         self.command = list(command) if command else None
+        self.timeout = timeout
         self._transport = transport
         self._http: Any = None
         self._procs: dict[str, Any] = {}
@@ -105,31 +118,68 @@ class Endpoint:
         return self.url if self.url is not None else " ".join(self.command or [])
 
     async def close(self) -> None:
-        """Close the HTTP client and end the child processes this endpoint started."""
-        if self._http is not None:
-            await self._http.aclose()
-            self._http = None
-        for proc in self._procs.values():
-            if proc.returncode is None:
-                proc.terminate()
-            await proc.wait()
-        self._procs.clear()
+        """Close the HTTP client and end the child processes this endpoint started: input
+        closed, then SIGTERM to the process group, then SIGKILL, each after :data:`GRACE`
+        seconds; whatever a server started, ``setsid()`` or not, goes with it (AUDIT-WIRE-2)."""
+        import anyio
+
+        from mcp_touchstone.conformance._process import descendants, kill_family
+
+        with anyio.CancelScope(shield=True):
+            if self._http is not None:
+                await self._http.aclose()
+                self._http = None
+            for proc in self._procs.values():
+                family = descendants(proc.pid)
+                with contextlib.suppress(Exception):
+                    await proc.stdin.aclose()
+                for signum in (None, signal.SIGTERM, signal.SIGKILL):
+                    if signum is not None:
+                        with contextlib.suppress(OSError):
+                            os.killpg(proc.pid, signum)
+                    with anyio.move_on_after(GRACE):
+                        await proc.wait()
+                    if proc.returncode is not None:
+                        break
+                kill_family(family)
+                with anyio.move_on_after(GRACE):
+                    await proc.wait()
+            self._procs.clear()
 
     async def post(
         self, headers: Mapping[str, str], body: bytes
     ) -> tuple[int, Mapping[str, str], bytes]:
-        """POST ``body`` to the URL; the status, headers and body bytes."""
+        """POST ``body`` to the URL; the status, headers and body bytes, all within
+        :attr:`timeout` seconds and :data:`MAX_ANSWER` bytes (AUDIT-WIRE-4)."""
+        import anyio
         import httpx2
 
         if self._http is None:
             self._http = httpx2.AsyncClient(
-                transport=self._transport, timeout=TIMEOUT, follow_redirects=False
+                transport=self._transport,
+                timeout=self.timeout,
+                follow_redirects=False,
+                trust_env=False,  # No proxy, no .netrc from the environment (AUDIT-WIRE-1).
             )
         try:
-            answer = await self._http.post(self.url, content=body, headers=dict(headers))
+            with anyio.fail_after(self.timeout):
+                async with self._http.stream(
+                    "POST", self.url, content=body, headers=dict(headers)
+                ) as answer:
+                    raw = bytearray()
+                    async for chunk in answer.aiter_bytes():
+                        raw += chunk
+                        if len(raw) > MAX_ANSWER:
+                            raise AuditError(
+                                f"{self.url} answered more than {MAX_ANSWER >> 20} MiB"
+                            )
+                    return answer.status_code, dict(answer.headers), bytes(raw)
+        except TimeoutError:
+            raise AuditError(
+                f"{self.url} did not answer within {self.timeout:g} s (--timeout)"
+            ) from None
         except httpx2.HTTPError as exc:
             raise AuditError(f"cannot reach {self.url}: {exc}") from None
-        return answer.status_code, dict(answer.headers), answer.content
 
     async def stdio(self, era: str, line: bytes, request_id: int | None) -> bytes:
         """Write one JSON-RPC line to the era's child process; the matching answer line (or
@@ -140,23 +190,26 @@ class Endpoint:
         if proc is None:
             assert self.command is not None
             try:
-                proc = await anyio.open_process(self.command, stderr=-3)
+                proc = await anyio.open_process(self.command, stderr=-3, start_new_session=True)
             except OSError as exc:
                 raise AuditError(f"cannot start {self.target}: {exc.strerror}") from None
             self._procs[era] = proc
             self._buffers[era] = b""
         assert proc.stdin is not None
         assert proc.stdout is not None
-        await proc.stdin.send(line + b"\n")
+        try:
+            await proc.stdin.send(line + b"\n")
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            raise AuditError(f"{self.target} closed its standard input") from None
         if request_id is None:
             return b""
-        with anyio.move_on_after(TIMEOUT):
+        with anyio.move_on_after(self.timeout):
             while True:
                 while b"\n" in self._buffers[era]:
                     raw, self._buffers[era] = self._buffers[era].split(b"\n", 1)
                     try:
                         message = json.loads(raw)
-                    except ValueError:
+                    except (ValueError, RecursionError):
                         continue
                     if (
                         isinstance(message, dict)
@@ -164,21 +217,36 @@ class Endpoint:
                         and ("result" in message or "error" in message)
                     ):
                         return bytes(raw)
+                if len(self._buffers[era]) > MAX_ANSWER:
+                    raise AuditError(f"{self.target} wrote a line of more than 8 MiB")
                 try:
                     chunk = await proc.stdout.receive()
                 except (anyio.EndOfStream, anyio.ClosedResourceError):
                     raise AuditError(f"{self.target} closed its standard output") from None
                 self._buffers[era] += chunk
-        raise AuditError(f"{self.target} did not answer request {request_id} in {TIMEOUT:.0f} s")
+        raise AuditError(f"{self.target} did not answer request {request_id} in {self.timeout:g} s")
+
+
+def _json(raw: bytes) -> Any:
+    """The JSON value of an answer body, ``None`` when it is empty or not JSON."""
+    try:
+        return json.loads(raw) if raw else None
+    except (ValueError, RecursionError):
+        return None
+
+
+def _answering(message: Any, request_id: int | None) -> Any:
+    """``message`` when it is the answer to ``request_id``; ``None`` (nothing readable) when it
+    answers another id: an answer to another request is no answer to this one."""
+    if request_id is not None and isinstance(message, dict) and message.get("id") != request_id:
+        return None
+    return message
 
 
 def _from_sse(body: bytes, request_id: int | None) -> Any:
     for line in body.decode("utf-8", "replace").splitlines():
         if line.startswith("data:"):
-            try:
-                message = json.loads(line[5:].strip())
-            except ValueError:
-                continue
+            message = _json(line[5:].strip().encode())
             if isinstance(message, dict) and message.get("id") == request_id:
                 return message
     return None
@@ -285,18 +353,12 @@ class Connection:
             if "text/event-stream" in content_type:
                 parsed = _from_sse(raw, request_id)
             else:
-                try:
-                    parsed = json.loads(raw) if raw else None
-                except ValueError:
-                    parsed = None
+                parsed = _answering(_json(raw), request_id)
         else:
             status = None
             headers = {}
             raw = await self.endpoint.stdio(self.era, body, request_id)
-            try:
-                parsed = json.loads(raw) if raw else None
-            except ValueError:
-                parsed = None
+            parsed = _json(raw)
         text = raw.decode("utf-8", "replace")
         shown = {
             k: ("Bearer <redacted>" if k.lower() == "authorization" else v)

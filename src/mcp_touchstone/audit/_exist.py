@@ -90,6 +90,24 @@ def _header_props(schema: Any) -> list[str]:
     return [k for k, v in props.items() if isinstance(v, Mapping) and "x-mcp-header" in v]
 
 
+def _param_headers(schema: Any, args: Mapping[str, Any]) -> dict[str, str]:
+    """The ``Mcp-Param-*`` headers a client sends on 2026-07-28 for the ``x-mcp-header``
+    arguments in ``args``: AUDIT-EXIST-1 sends them, so that a hidden tool is compared with a
+    nonexistent one past the header check, which is AUDIT-EXIST-5's alone (one root cause,
+    one finding)."""
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    headers: dict[str, str] = {}
+    for name in _header_props(schema):
+        token = props[name]["x-mcp-header"] if isinstance(props, Mapping) else None
+        if not isinstance(token, str) or name not in args:
+            continue
+        value = args[name]
+        text = value if isinstance(value, str) else json.dumps(value)
+        if text.isascii() and text.isprintable() and text == text.strip():
+            headers[f"Mcp-Param-{token}"] = text
+    return headers
+
+
 def _request(kind: str, target: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if kind in ("tool", "header", "alias"):
         return "tools/call", {"name": target, "arguments": dict(args)}
@@ -172,10 +190,17 @@ async def existence(
             args = example_arguments(item.get("inputSchema")) if kind in called else {}
             if kind == "header":
                 args.update(dict.fromkeys(_header_props(item.get("inputSchema")), "touchstone"))
+            headers = {}
+            if kind == "tool" and era == MODERN:
+                headers = _param_headers(item.get("inputSchema"), args)
             m1, p1 = _request(kind, target, args)
             m2, p2 = _request(kind, absent, args)
-            a1, e1 = await conn.send(m1, p1, f"{era}: hidden {target}", request_id=_ID)
-            a2, e2 = await conn.send(m2, p2, f"{era}: nonexistent {absent}", request_id=_ID)
+            a1, e1 = await conn.send(
+                m1, p1, f"{era}: hidden {target}", request_id=_ID, extra_headers=headers
+            )
+            a2, e2 = await conn.send(
+                m2, p2, f"{era}: nonexistent {absent}", request_id=_ID, extra_headers=headers
+            )
             checked += 1
             same = a1.status == a2.status and _normal(a1.body, target) == _normal(a2.body, absent)
             if not same:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_touchstone.audit._client import MODERN, Answer, Connection
+from mcp_touchstone.audit._client import MODERN, Answer, AuditError, Connection
 from mcp_touchstone.audit._report import Exchange
 
 __all__ = ["Catalog", "Flow", "answer_for", "discover", "drive", "example_arguments", "find_flow"]
@@ -45,8 +45,10 @@ class Catalog:
 
 async def discover(conn: Connection) -> Catalog:
     """``server/discover`` on 2026-07-28 (the handshake on 2025-11-25 happens in the
-    connection), then every list, at most :data:`MAX_PAGES` pages each (AUDIT-DISC-1)."""
+    connection), then every list, at most :data:`MAX_PAGES` pages each (AUDIT-DISC-1);
+    :class:`AuditError` when every list is refused."""
     catalog = Catalog()
+    answered = False
     if conn.era == MODERN:
         answer, _ = await conn.send("server/discover", {}, "server/discover")
         catalog.discovered = answer.result
@@ -56,9 +58,11 @@ async def discover(conn: Connection) -> Catalog:
         for _ in range(MAX_PAGES):
             params = {} if cursor is None else {"cursor": cursor}
             answer, _ = await conn.send(method, params, method)
-            if answer.result is None:
+            listed = answer.result is not None and (answer.status or 200) < 300
+            answered = answered or listed
+            if not listed:
                 catalog.refused.append(f"{method}: {answer.status} {answer.body[:100]}")
-            result = answer.result or {}
+            result = (answer.result if listed else None) or {}
             for item in result.get(key) or []:
                 if isinstance(item, dict) and isinstance(item.get(ident), str):
                     found[item[ident]] = item
@@ -66,6 +70,10 @@ async def discover(conn: Connection) -> Catalog:
             if not isinstance(cursor, str):
                 break
         catalog.items[kind] = found
+    if not answered:
+        # Nothing was listed and every list was refused (an error status, an HTML page, a
+        # redirect, not JSON, an answer to another id): this caller cannot be audited.
+        raise AuditError(f"{conn.era}: every list was refused, e.g. {catalog.refused[0]}")
     return catalog
 
 

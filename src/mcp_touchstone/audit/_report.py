@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,10 +83,69 @@ class Exchange:
         }
 
 
+_REDACTED = "<redacted>"
+_TOKEN_CHARS = r"A-Za-z0-9\-._~+/="
+"""The characters of a bearer token (RFC 6750 ``b64token``): a secret is a whole token only
+where neither neighbour is one of them."""
+
+
+def _whole(secrets: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern matching each secret as a whole token (longest first), never inside a longer
+    word: the token ``root`` is found in ``Bearer root``, not in ``roots``."""
+    found = sorted({s for s in secrets if s}, key=len, reverse=True)
+    if not found:
+        return None
+    either = "|".join(re.escape(s) for s in found)
+    return re.compile(f"(?<![{_TOKEN_CHARS}])(?:{either})(?![{_TOKEN_CHARS}])")
+
+
+def _redact_value(value: Any, pattern: re.Pattern[str]) -> Any:
+    """``value`` with each string that is, or holds as a whole token, a secret redacted; object
+    keys are names, not values, and stay as they are."""
+    if isinstance(value, str):
+        return pattern.sub(_REDACTED, value)
+    if isinstance(value, list):
+        return [_redact_value(v, pattern) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact_value(v, pattern) for k, v in value.items()}
+    return value
+
+
+def _redact_json(text: str, pattern: re.Pattern[str]) -> str | None:
+    """``text`` redacted value by value when it is JSON (unchanged when no value holds a
+    secret, so the evidence is the bytes exchanged); ``None`` when it is not JSON."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    redacted = _redact_value(value, pattern)
+    if redacted == value:
+        return text
+    return json.dumps(redacted, ensure_ascii=False, separators=(",", ":"))
+
+
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by ``<redacted>`` and cut to a readable length."""
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = text.replace(secret, "<redacted>")
+    """``text`` with every secret replaced by ``<redacted>`` and cut to a readable length
+    (AUDIT-REPORT-3).  A JSON body is redacted value by value: a string equal to a secret, or
+    holding it as a whole token, is redacted, and nothing else is touched (the token ``root``
+    leaves ``"roots":{}`` as it is).  Server-sent events are redacted line by line, and any
+    other text where a secret stands as a whole token."""
+    pattern = _whole(secrets)
+    if pattern is not None:
+        whole = _redact_json(text, pattern)
+        if whole is not None:
+            text = whole
+        else:
+            lines = []
+            for line in text.split("\n"):
+                head, sep, data = line.partition("data:")
+                done = _redact_json(data, pattern) if sep and not head.strip() else None
+                if done is None:
+                    lines.append(pattern.sub(_REDACTED, line))
+                else:
+                    lead = data[: len(data) - len(data.lstrip())]
+                    lines.append(head + sep + (data if done == data else lead + done))
+            text = "\n".join(lines)
     if len(text) > _BODY_LIMIT:
         text = text[:_BODY_LIMIT] + f"... ({len(text) - _BODY_LIMIT} more characters)"
     return text
@@ -135,6 +195,11 @@ class Report:
         found = [f.severity for f in self.findings if f.counts]
         return max(found) if found else None
 
+    def observed(self) -> bool:
+        """Whether any probe could be made (a pass or a finding): a report of nothing but n/a
+        is "nothing observable", never a clean pass (AUDIT-REPORT-2)."""
+        return any(f.outcome is not Outcome.NOT_OBSERVABLE for f in self.findings)
+
     def fails(self, threshold: Severity) -> bool:
         """Whether a finding is at or above ``threshold`` (AUDIT-REPORT-2: exit status 1)."""
         worst = self.worst()
@@ -144,6 +209,7 @@ class Report:
         """The report as a JSON object."""
         return {
             "target": self.target,
+            "observed": self.observed(),
             "eras": list(self.eras),
             "requests": self.requests,
             "budget": self.budget,
@@ -154,8 +220,9 @@ class Report:
 
 def _summary(report: Report) -> str:
     n = sum(1 for f in report.findings if f.counts)
+    verdict = f"{n} finding(s)" if report.observed() else "nothing observable (every probe n/a)"
     return (
-        f"{n} finding(s), {report.requests} of at most {report.budget} requests, "
+        f"{verdict}, {report.requests} of at most {report.budget} requests, "
         f"eras {', '.join(report.eras)}"
     )
 
@@ -174,8 +241,21 @@ def _table(report: Report) -> str:
     return "\n".join(lines)
 
 
+def _prose(text: str) -> str:
+    """Server text as Markdown prose: raw HTML escaped, so a published report shows it and
+    runs nothing, and no line break."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("\r", " ").replace("\n", " ")
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _prose(text).replace("|", "\\|")
+
+
+def _fence(*texts: str) -> str:
+    """A code fence longer than any run of backticks in ``texts``, which it cannot end."""
+    longest = max((len(run) for t in texts for run in re.findall("`+", t)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def _markdown(report: Report) -> str:
@@ -191,17 +271,20 @@ def _markdown(report: Report) -> str:
         severity = f.severity.label if f.counts else "-"
         lines.append(f"| {f.id} | {f.outcome.value} | {severity} | {_cell(f.verdict)} |")
     for n in report.notes:
-        lines.extend(["", f"> {n}"])
+        lines.extend(["", f"> {_prose(n)}"])
     for f in report.findings:
         if not f.evidence:
             continue
-        lines.extend(["", f"## {f.id}: {f.title}", "", f.verdict, ""])
+        lines.extend(["", f"## {f.id}: {f.title}", "", _prose(f.verdict), ""])
         for e in f.evidence:
-            lines.append(f"- **{e.label}** → `{e.target}`")
-            lines.append("  ```")
-            lines.append(f"  > {e.request_body}")
-            lines.append(f"  < {e.status} {e.response_body}")
-            lines.append("  ```")
+            request = e.request_body.replace("\n", "\n  ")
+            response = e.response_body.replace("\n", "\n  ")
+            fence = _fence(request, response)
+            lines.append(f"- **{_prose(e.label)}** → `{e.target}`")
+            lines.append(f"  {fence}")
+            lines.append(f"  > {request}")
+            lines.append(f"  < {e.status} {response}")
+            lines.append(f"  {fence}")
     return "\n".join(lines)
 
 

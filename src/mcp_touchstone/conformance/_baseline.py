@@ -16,6 +16,7 @@ vectors were not run (``-k``, ``--semantic``, ``--shard``, not applicable) are n
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._report import Assessment, first_difference
 from mcp_touchstone.conformance._runner import Report, Verdict
+from mcp_touchstone.conformance._vectors import Vector
 
 SCHEMA = "touchstone-baseline/1"
 
@@ -50,6 +52,8 @@ def load(path: Path) -> Baseline:
         raise BaselineError(f"cannot read baseline {path}: {exc.strerror}") from None
     except ValueError as exc:
         raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise BaselineError(f"baseline {path}: nested too deeply to be a baseline") from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise BaselineError(f"baseline {path}: must be an object with schema {SCHEMA!r}")
     entries = doc.get("entries")
@@ -76,6 +80,22 @@ def load(path: Path) -> Baseline:
             raise BaselineError(f"{at}: {key} {value} is listed twice")
         table[value] = reason
     return Baseline(ids, operations)
+
+
+def check_known(baseline: Baseline, path: Path, vectors: Iterable[Vector]) -> None:
+    """Every entry names a vector id or an operation of the vector tree ``vectors``: a typo
+    would otherwise baseline nothing, silently (CONF-BASE-1)."""
+    ids: set[str] = set()
+    operations: set[str] = set()
+    for v in vectors:
+        ids.add(v.id)
+        operations.add(v.operation)
+    for vid in baseline.ids:
+        if vid not in ids:
+            raise BaselineError(f"baseline {path}: no vector has the id {vid!r}")
+    for op in baseline.operations:
+        if op not in operations:
+            raise BaselineError(f"baseline {path}: no vector has the operation {op!r}")
 
 
 def assess(report: Report, baseline: Baseline = EMPTY) -> Assessment:

@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.conformance._compare import outputs_match
+from mcp_touchstone.conformance._process import descendants, kill_group
 from mcp_touchstone.conformance._report import first_difference
 from mcp_touchstone.conformance._runner import ProtocolError, _Lines, default_command
+from mcp_touchstone.conformance._text import short
 from mcp_touchstone.serde_json import JSON
 
 if TYPE_CHECKING:  # Hypothesis is imported on use: `drt` without it is one clear error.
@@ -97,13 +99,17 @@ def _one_example(choice: bytes) -> Any:
 
 
 def _output(line: bytes, seq: int) -> JSON:
-    """The output an answer line carries for ``seq`` (an ``errored``/``skipped`` answer, or one
-    for another seq, stands in as a non-output that never matches an output)."""
+    """The output an answer line carries for ``seq`` (an ``errored``/``skipped`` answer, or a
+    line that is not JSON, stands in as a non-output that never matches an output).  An answer
+    that is not an object echoing ``seq`` is a protocol break, as in a run (HARNESS-RUN-2)."""
     try:
         answer = serde_json.from_str(line.rstrip(b"\n"))
     except serde_json.JsonError as exc:
-        answer = {"errored": True, "message": f"answer is not JSON: {exc}"}
-    if isinstance(answer, dict) and "output" in answer and answer.get("seq") == seq:
+        return {"<not an output>": {"errored": True, "message": f"answer is not JSON: {exc}"}}
+    echoed = answer.get("seq") if isinstance(answer, dict) else None
+    if not isinstance(answer, dict) or type(echoed) is not int or echoed != seq:
+        raise ProtocolError(f"expected the answer to seq {seq}, got {short(answer)}")
+    if "output" in answer:
         return answer["output"]
     return {"<not an output>": answer}
 
@@ -113,19 +119,27 @@ class DrtError(TouchstoneError, RuntimeError):
 
 
 class _Session:
-    """A live implementation answering one ``run`` at a time."""
+    """A live implementation answering one ``run`` at a time, in a process group of its own,
+    ended as a run ends its implementation (CONF-PROC-1)."""
 
     def __init__(self, command: Sequence[str], timeout: float) -> None:
         try:
             self.proc = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE
+                list(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                start_new_session=True,  # Its own process group, killed as a whole at the end.
             )
         except OSError as exc:
             raise DrtError(f"cannot start {command[0]}: {exc.strerror}") from None
         self.timeout = timeout
         self.lines = _Lines(self.proc)
         self.seq = 0
-        hello = self._ask({"cmd": "start", "version": 1})
+        try:
+            hello = self._ask({"cmd": "start", "version": 1})
+        except BaseException:
+            self.kill()
+            raise
         ops = hello.get("operations") if isinstance(hello, dict) else None
         self.operations = {o for o in ops if isinstance(o, str)} if isinstance(ops, list) else None
 
@@ -151,7 +165,7 @@ class _Session:
         try:
             line = self.lines.next(self.timeout)
         except TimeoutError:
-            self.proc.kill()
+            self.kill()
             raise DrtError(
                 f"no answer within {self.timeout:g}s: the implementation was killed"
             ) from None
@@ -194,19 +208,30 @@ class _Session:
         first = self.send(operation, [_text(v) for v in values])
         return [_output(line, seq) for seq, line in enumerate(self.receive(len(values)), first)]
 
-    def close(self) -> None:
-        """Send ``stop`` and reap the process (killed if it lingers)."""
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.write(b'{"cmd":"stop"}\n')
-                self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
+    def kill(self) -> None:
+        """Kill the process group and every descendant, and reap the process."""
+        kill_group(self.proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+
+    def close(self) -> None:
+        """Send ``stop`` and reap the process (killed if it lingers, or on a signal while
+        waiting); whatever it started is killed too."""
+        try:
+            family = descendants(self.proc.pid)
+            try:
+                if self.proc.stdin is not None:
+                    self.proc.stdin.write(b'{"cmd":"stop"}\n')
+                    self.proc.stdin.close()
+            except OSError:
+                pass
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+        except BaseException:
+            self.kill()
+            raise
+        kill_group(self.proc, family)
+        self.proc.wait()
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
@@ -360,7 +385,7 @@ def run_drt(
     try:
         session = _Session(command, timeout)
     except BaseException:
-        reference.close()
+        reference.kill()
         raise
     result = DrtResult(operation)
     for who, s in (("the implementation", session), ("the reference", reference)):
@@ -466,23 +491,23 @@ def run_drt(
             )(hypothesis_seed(0 if seed is None else seed)(given(strategy)(one)))
             with contextlib.suppress(AssertionError):
                 shrinking()
+        if state["last"] is not None:
+            value, expected, actual = state["last"]
+            value, expected, actual = _reduce(value, expected, actual, ask, result)
+            result.shrink_seconds = time.perf_counter() - state["first_failure"]
+            result.candidate = candidate_vector(operation, value, expected, seed)
+            result.actual = actual
+            result.where = first_difference(operation, expected, actual)[0]
     except ProtocolError as exc:
-        session.close()
-        reference.close()
-        raise DrtError(str(exc)) from None
-    except BaseException:
-        session.close()
-        reference.close()
+        session.kill()
+        reference.kill()
+        raise DrtError(f"the implementation broke the protocol: {exc}") from None
+    except BaseException:  # ^C, SIGTERM, a failure: no waiting for a polite stop.
+        session.kill()
+        reference.kill()
         raise
     finally:
         result.seconds = time.perf_counter() - started
-    if state["last"] is not None:
-        value, expected, actual = state["last"]
-        value, expected, actual = _reduce(value, expected, actual, ask, result)
-        result.shrink_seconds = time.perf_counter() - state["first_failure"]
-        result.candidate = candidate_vector(operation, value, expected, seed)
-        result.actual = actual
-        result.where = first_difference(operation, expected, actual)[0]
     session.close()
     reference.close()
     result.seconds = time.perf_counter() - started

@@ -142,8 +142,10 @@ def lint(root: Path, *, run_reference: bool = True) -> LintReport:
         report.files += 1
         text = path.read_text(encoding="utf-8")
         try:
-            docs[path] = json.loads(text)
+            # load_file first: its parser refuses nesting past serde_json's depth limit, so the
+            # json module's recursive decoder below never meets a file nested deeper.
             file_vectors = load_file(path)
+            docs[path] = json.loads(text)
         except (ValueError, VectorError) as exc:
             report.problems.append(str(exc) if isinstance(exc, VectorError) else f"{path}: {exc}")
             continue

@@ -1,13 +1,24 @@
 """The implementation's process for the runner: its answer lines, its stderr tail, its exit, its
-process group."""
+process group and every process it started (CONF-PROC-1).
+
+An implementation runs in a process group (and session) of its own, which is killed as a whole.
+A descendant that leaves the group with ``setsid()`` is still a descendant while its parent
+lives: :func:`descendants` finds it by walking parent links in ``/proc`` (Linux), and it is
+killed by process id, checked against its start time so a reused id is never hit.  One whose
+parent has already exited is re-parented: to the ``touchstone`` program itself, which makes itself
+a *child subreaper* (:func:`become_subreaper`, Linux's ``prctl(PR_SET_CHILD_SUBREAPER)``) and
+kills every descendant left when it ends (:func:`end_descendants`).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -132,7 +143,87 @@ def describe_exit(status: int) -> str:
     return f"killed by signal {-status}{name}"
 
 
-def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the implementation's process group: it, and anything it started."""
+Family = list[tuple[int, str]]
+"""Processes by id and start time (``/proc/PID/stat`` field 22), as :func:`descendants` found
+them."""
+
+_PR_SET_CHILD_SUBREAPER = 36
+"""``prctl`` option (``<linux/prctl.h>``): orphaned descendants are re-parented to the caller."""
+
+
+def _stat(pid: int) -> tuple[int, str] | None:
+    """``pid``'s parent id and start time from ``/proc/PID/stat``, ``None`` when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold anything: split after its end.
+    fields = text[text.rfind(")") + 2 :].split()
+    if len(fields) < 20:
+        return None
+    return int(fields[1]), fields[19]
+
+
+def descendants(pid: int) -> Family:
+    """Every live descendant of ``pid`` (children, theirs, ... whatever session or group they
+    moved to), each with its start time; empty where ``/proc`` is not there."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    children: dict[int, list[tuple[int, str]]] = {}
+    for name in names:
+        if name.isdigit() and (found := _stat(int(name))) is not None:
+            children.setdefault(found[0], []).append((int(name), found[1]))
+    family: Family = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            family.append(child)
+            todo.append(child[0])
+    return family
+
+
+def kill_family(family: Family) -> None:
+    """SIGKILL each process of ``family`` that is still the one found (same start time)."""
+    for pid, started in family:
+        found = _stat(pid)
+        if found is not None and found[1] == started:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def kill_group(proc: subprocess.Popen[bytes], family: Family | None = None) -> None:
+    """SIGKILL the implementation's process group and every descendant it has (or ``family``,
+    found while it still lived): it, and anything it started, ``setsid()`` or not."""
+    found = descendants(proc.pid) if proc.returncode is None else []
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGKILL)
+    kill_family(found + (family or []))
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux 3.4+); ``False`` where
+    that is not available.  Only the ``touchstone`` program calls it: it changes the process."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def end_descendants(rounds: int = 5) -> None:
+    """SIGKILL every descendant of this process and reap the ones re-parented to it: the end of
+    the ``touchstone`` program, after which nothing it started is left running."""
+    me = os.getpid()
+    for _ in range(rounds):
+        family = descendants(me)
+        if not family:
+            return
+        kill_family(family)
+        for pid, _started in family:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)  # Only a child of ours is reaped here; others go on.

@@ -3,22 +3,20 @@
 A run is scored in two steps: the runner's verdict per vector (:mod:`._runner`), then the baseline
 (:mod:`._baseline`), which turns listed failures into expected failures and listed passes into
 stale entries.  Everything here renders an :class:`Assessment`; nothing here talks to an
-implementation.  Files are written atomically (a temporary file in the same directory, then
-``os.replace``), so a reader never sees half a report (CONF-REPORT-2).
+implementation.  Files are written atomically, to regular files only (:mod:`._files`,
+CONF-OUT-1), so a reader never sees half a report.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
+from mcp_touchstone.conformance._files import write_atomic
 from mcp_touchstone.conformance._process import describe_exit
 from mcp_touchstone.conformance._runner import Report, Result, Verdict
 from mcp_touchstone.conformance._text import clean, short
@@ -207,10 +205,18 @@ def _explain(group: list[Result], width: int) -> list[str]:
     return lines
 
 
-def _md(text: str, limit: int = 2000) -> str:
-    """Text safe inside a Markdown table cell or inline code (escaped by :func:`._text.clean`
-    first, so no line break or control character survives; VEC-REPORT-3)."""
+def _code(text: str, limit: int = 2000) -> str:
+    """Text safe inside inline code in a Markdown table cell (escaped by :func:`._text.clean`
+    first, so no line break or control character survives; VEC-REPORT-3): no backtick can end
+    the code span, and HTML inside one is shown, not run."""
     return clean(text, limit).replace("|", "\\|").replace("`", "'")
+
+
+def _md(text: str, limit: int = 2000) -> str:
+    """Implementation text safe as Markdown prose or a table cell: as :func:`_code`, and raw
+    HTML escaped, so a job summary shows ``<script>`` rather than running it (VEC-REPORT-3)."""
+    escaped = clean(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("|", "\\|").replace("`", "'")
 
 
 def render_markdown(a: Assessment | Report, *, width: int = 200) -> str:
@@ -234,8 +240,8 @@ def render_markdown(a: Assessment | Report, *, width: int = 200) -> str:
             r = group[0]
             if r.verdict is Verdict.FAIL:
                 path, e, got = first_difference(r.vector.operation, r.vector.expected, r.answer)
-                want, have = _md(short(e, width)), _md(short(got, width))
-                detail = f"`{_md(path, width)}`: expected `{want}`, got `{have}`"
+                want, have = _code(short(e, width)), _code(short(got, width))
+                detail = f"`{_code(path, width)}`: expected `{want}`, got `{have}`"
             else:
                 detail = _md(r.message, width)
             ids = f"{len(group)} vectors: {_ids(group)}" if len(group) > 1 else f"`{r.vector.id}`"
@@ -284,6 +290,17 @@ def to_json(a: Assessment | Report) -> dict[str, JSON]:
     return out
 
 
+def failed_json(message: str, exit_status: int | None, stderr_tail: str) -> dict[str, JSON]:
+    """The JSON report of a run that could not be made (exit status 2): why, and how the
+    implementation ended when it ended before answering ``start`` (CONF-START-1)."""
+    out: dict[str, JSON] = {"conformant": False, "error": message, "results": []}
+    if exit_status is not None:
+        out["exit_status"] = exit_status
+    if stderr_tail:
+        out["stderr_tail"] = stderr_tail
+    return out
+
+
 def render(a: Assessment | Report, fmt: str = "table", *, vectors_dir: str = "") -> str:
     """The report in ``fmt`` (``table``, ``json`` or ``markdown``)."""
     if fmt == "json":
@@ -314,22 +331,6 @@ def badges(a: Assessment) -> dict[str, dict[str, JSON]]:
             "color": color,
         }
     return out
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def write_badges(directory: Path, a: Assessment) -> list[Path]:

@@ -61,15 +61,30 @@ class Report:
 
 
 class ProtocolError(TouchstoneError, RuntimeError):
-    """The implementation did not start or broke the harness protocol."""
+    """The implementation did not start or broke the harness protocol.  When it ended before
+    answering ``start``, ``exit_status`` and ``stderr_tail`` say how (CONF-START-1)."""
+
+    def __init__(
+        self, message: str, *, exit_status: int | None = None, stderr_tail: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.exit_status = exit_status
+        self.stderr_tail = stderr_tail
 
 
 class NoAnswerError(ProtocolError):
     """The implementation exited or stalled before answering: the case is errored and the
     implementation restarted (CONF-RESTART-1); at ``start``, the run cannot be made."""
 
-    def __init__(self, message: str, *, exited: bool = False) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        exited: bool = False,
+        exit_status: int | None = None,
+        stderr_tail: str = "",
+    ) -> None:
+        super().__init__(message, exit_status=exit_status, stderr_tail=stderr_tail)
         self.exited = exited
 
 

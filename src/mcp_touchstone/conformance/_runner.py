@@ -26,7 +26,7 @@ from mcp_touchstone.conformance._results import (
     Verdict,
 )
 from mcp_touchstone.conformance._vectors import Vector
-from mcp_touchstone.conformance._worker import End, Share, Worker
+from mcp_touchstone.conformance._worker import End, Share, Start, Worker
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
@@ -83,9 +83,7 @@ def run_vectors(
     try:
         for _ in range(jobs):
             workers.append(Worker(command, max_line_bytes))
-        for w in workers:
-            w.send_start()
-        starts = [w.read_start(timeout) for w in workers]
+        starts = _started(workers, timeout)
         implementation, ops = starts[0]
         if any(s != starts[0] for s in starts[1:]):
             raise ProtocolError(
@@ -115,14 +113,19 @@ def run_vectors(
             _wait(threads, workers, len(sent), progress)
     except BaseException:  # ^C, SIGTERM, a start that failed: no waiting for a polite stop.
         for w in workers:
-            w.kill()
+            w.abort()
         raise
     finally:
-        for t in threads:
-            t.join()
-        if not threads:
+        try:
+            for t in threads:
+                t.join()
+            if not threads:
+                for w in workers:
+                    w.stop()
+        except BaseException:  # A signal while waiting for them: every process goes now.
             for w in workers:
-                w.stop()
+                w.abort()
+            raise
     for failure in failures:
         if failure is not None:  # A reading thread failed: the run could not be made.
             raise failure
@@ -134,6 +137,23 @@ def run_vectors(
         outcomes=outcomes,
         ledger=ledger,
     )
+
+
+def _started(workers: list[Worker], timeout: float) -> list[Start]:
+    """``start`` sent to every worker, then each answer read; a process that ends before
+    answering is named with its exit status and stderr (CONF-START-1)."""
+    for w in workers:
+        try:
+            w.send_start()
+        except NoAnswerError as exc:
+            raise w.explained(exc) from None
+    starts: list[Start] = []
+    for w in workers:
+        try:
+            starts.append(w.read_start(timeout))
+        except NoAnswerError as exc:
+            raise w.explained(exc) from None
+    return starts
 
 
 def _ticker(
@@ -164,7 +184,7 @@ def _start_threads(
         except BaseException as exc:  # Handed to the caller's thread, which raises it.
             failures[index] = exc
             for w in workers:
-                w.kill()
+                w.abort()
         finally:
             worker.stop()
 

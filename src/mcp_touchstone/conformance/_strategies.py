@@ -26,8 +26,8 @@ corpus input unchanged.  Every float in a quirk pool reads back as itself throug
 An operation with no shipped vectors has no strategy and is refused by ``drt`` with a clear
 message.
 
-Length: over 400 lines on purpose: every operation's strategy lives in this one module (issue 11:
-"one module"), with the hand-written quirk pools of the three semantics side by side.
+Length: over 400 lines on purpose: every operation's strategy lives in this one module, with the
+hand-written quirk pools of the three semantics side by side.
 """
 
 from __future__ import annotations

@@ -22,8 +22,10 @@ from typing import IO
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._compare import outputs_match
 from mcp_touchstone.conformance._process import (
+    Family,
     Lines,
     Tail,
+    descendants,
     describe_exit,
     exit_status_of,
     kill_group,
@@ -115,6 +117,19 @@ class Worker:
 
     def read_start(self, timeout: float) -> Start:
         return check_start(_parse(_read_line(self.lines, timeout, "start"), "start"))
+
+    def explained(self, exc: NoAnswerError) -> NoAnswerError:
+        """``exc`` (no answer to the first ``start``) with how the process ended: its exit
+        status and the end of its stderr, in the message and as attributes (CONF-START-1)."""
+        status = exit_status_of(self.proc) if exc.exited else None
+        self.kill()
+        tail = self.tail.text()
+        message = str(exc)
+        if status is not None:
+            message += f" ({describe_exit(status)})"
+        if last := tail.strip()[-_TAIL_IN_MESSAGE:]:
+            message += f"; its stderr ends: {last}"
+        return NoAnswerError(message, exited=exc.exited, exit_status=status, stderr_tail=tail)
 
     def feed(self, cases: Iterable[Case]) -> None:
         """Write the cases as ``run`` requests on a thread of its own, so that an implementation
@@ -221,10 +236,11 @@ class Worker:
         ledger.died(seq, Death(status, tail), self)
         return Result(vector, Verdict.ERROR, message=message)
 
-    def _retire(self) -> None:
-        """Kill the current process's group, reap it, and let its feeder and pipes go."""
+    def _retire(self, family: Family | None = None) -> None:
+        """Kill the current process's group and descendants (and ``family``, found while it
+        lived), reap it, and let its feeder and pipes go."""
         proc, feeder = self.proc, self.feeder
-        kill_group(proc)  # A stalled one now; whatever a dead one started, too.
+        kill_group(proc, family)  # A stalled one now; whatever a dead one started, too.
         proc.wait()
         if feeder is not None:
             feeder.join(timeout=5)
@@ -242,27 +258,40 @@ class Worker:
     def kill(self) -> None:
         kill_group(self.proc)
 
+    def abort(self) -> None:
+        """The run is over (a signal, a failure elsewhere): mark it cut, so its reader takes
+        the kill for the end it is and not for a crash to restart from, and kill it."""
+        self.cut = True
+        kill_group(self.proc)
+
     def stop(self) -> None:
         """End the implementation: ``stop`` when it still reads, else kill it (HARNESS-RUN-1).
 
         A feeder still blocked writing to an implementation that has stopped reading holds the
         pipe's lock, so writing ``stop`` (or closing the pipe) would block behind it for ever:
-        such an implementation is killed instead, which also releases the feeder."""
+        such an implementation is killed instead, which also releases the feeder.  Whatever it
+        started is found before it is asked to stop, and killed after (CONF-PROC-1); a signal
+        during the wait kills it at once."""
         proc, feeder = self.proc, self.feeder
-        if feeder is not None:
-            feeder.join(timeout=1)
-        if feeder is not None and feeder.is_alive():
-            kill_group(proc)
-        else:
-            try:
-                if proc.stdin is not None and not proc.stdin.closed:
-                    proc.stdin.write(b'{"cmd":"stop"}\n')
-                    proc.stdin.close()
-            except (OSError, ValueError):
-                pass
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-        self._retire()  # Whatever it started goes too (HARNESS-RUN-3).
+        try:
+            family = descendants(proc.pid)
+            if feeder is not None:
+                feeder.join(timeout=1)
+            if feeder is not None and feeder.is_alive():
+                kill_group(proc)
+            else:
+                try:
+                    if proc.stdin is not None and not proc.stdin.closed:
+                        proc.stdin.write(b'{"cmd":"stop"}\n')
+                        proc.stdin.close()
+                except (OSError, ValueError):
+                    pass
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+        except BaseException:
+            self.abort()
+            raise
+        self._retire(family)  # Whatever it started goes too (HARNESS-RUN-3).
 
 
 _TAIL_IN_MESSAGE = 300

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import U64_MAX
+from mcp_touchstone._rust import U64_MAX
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.serde_json import JSON, JsonError, validate
 
@@ -28,6 +29,7 @@ __all__ = [
     "MUST",
     "BadInputError",
     "Readers",
+    "checked",
     "guarded",
     "invalid_input",
     "valid_json",
@@ -71,32 +73,33 @@ def valid_json(raw: JSON, where: str = "input") -> JSON:
     return raw
 
 
+def checked(operation: HarnessOperation) -> HarnessOperation:
+    """``operation`` behind the check that its input is a JSON value serde_json could hold
+    (:func:`valid_json`): a failing input is answered ``invalid_input`` with ``validate``'s
+    message, which names the first offending place (``input.request.id: integer ... out of
+    i64/u64 range``).  The MRTR adapters read their input as it comes; this check is what
+    makes a NaN, an out-of-range integer or a lone surrogate ``invalid_input`` there."""
+
+    @functools.wraps(operation)
+    def run(raw: JSON) -> dict[str, JSON]:
+        try:
+            valid_json(raw)
+        except BadInputError as exc:
+            return invalid_input(str(exc))
+        return operation(raw)
+
+    return run
+
+
+@dataclass(frozen=True, slots=True)
 class Readers:
     """Typed readers of a raw ``case.input`` in one wording: each returns the value read or raises
-    :class:`BadInputError` with ``wrong(where, what)`` or ``missing(where, key)``.
-
-    Read-only once made.  A plain slotted class rather than a frozen dataclass: importing
-    :mod:`dataclasses` (and the :mod:`inspect` and :mod:`ast` it loads) was the largest part of
-    importing an adapter, about 15 ms of a ``touchstone harness`` process."""
-
-    __slots__ = ("missing", "wrong")
+    :class:`BadInputError` with ``wrong(where, what)`` or ``missing(where, key)``."""
 
     wrong: Callable[[str, str], str]
     """The message for a value at ``where`` that is not ``what`` (``"a string"``, ...)."""
     missing: Callable[[str, str], str]
     """The message for an object at ``where`` without the field ``key``."""
-
-    def __init__(
-        self, wrong: Callable[[str, str], str], missing: Callable[[str, str], str]
-    ) -> None:
-        object.__setattr__(self, "wrong", wrong)
-        object.__setattr__(self, "missing", missing)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
 
     def object(self, value: JSON, where: str, what: str = "an object") -> dict[str, JSON]:
         """``value`` when it is an object."""

@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import re
 
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._mrtr_keyring import keyring as _keyring
 from mcp_touchstone.harness._operation import HarnessOperation
-from mcp_touchstone.harness._parsed import checked
-from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
-from mcp_touchstone.mrtr._capabilities import (
+from mcp_touchstone.mrtr import (
     CapabilityError,
+    CheckContext,
     ClientMrtrCapabilities,
+    InputRequestError,
+    PayloadError,
+    StateError,
+    StatePayload,
+    decode_input_request,
+    input_responses_digest,
+    open_state,
     parse_capabilities,
+    request_binding,
+    seal,
+    verify,
 )
-from mcp_touchstone.mrtr._errors import StateError
-from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
-from mcp_touchstone.mrtr._requests import InputRequestError, decode_input_request
-from mcp_touchstone.mrtr._state import CheckContext, open_state, seal, verify
 from mcp_touchstone.serde_json import JSON
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
@@ -177,39 +182,29 @@ def _allows(raw: JSON) -> dict[str, JSON]:
     }
 
 
-PARSED_OPERATIONS: dict[str, HarnessOperation] = {
-    "mrtr.request_binding": _request_binding,
-    "mrtr.input_responses_digest": _input_responses_digest,
-    "mrtr.state.seal": _state_seal,
-    "mrtr.state.open": _state_open,
-    "mrtr.capabilities": _capabilities,
-    "mrtr.allows": _allows,
-}
-"""The ``mrtr.*`` operations for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
-
 OPERATIONS: dict[str, HarnessOperation] = {
-    name: checked(op) for name, op in PARSED_OPERATIONS.items()
+    "mrtr.request_binding": checked(_request_binding),
+    "mrtr.input_responses_digest": checked(_input_responses_digest),
+    "mrtr.state.seal": checked(_state_seal),
+    "mrtr.state.open": checked(_state_open),
+    "mrtr.capabilities": checked(_capabilities),
+    "mrtr.allows": checked(_allows),
 }
-"""The six pinned ``mrtr.*`` operations (harness-v1), for any input."""
+"""The six pinned ``mrtr.*`` operations (harness-v1), each behind the one JSON check."""
 
 
 # --------------------------------------------------------------------------- mrtr.round
 # One server round of neva's MRTR dispatch for a scripted handler (pinned,
 # shared/protocol/mrtr-round.md); the adapter lives in _mrtr_round.py (MRTR-HARNESS-4).
-from mcp_touchstone.harness._mrtr_round import mrtr_round, mrtr_round_parsed  # noqa: E402
+from mcp_touchstone.harness._mrtr_round import mrtr_round  # noqa: E402
 
 OPERATIONS["mrtr.round"] = mrtr_round
-PARSED_OPERATIONS["mrtr.round"] = mrtr_round_parsed
 
 
 # ---------------------------------------------------------------------------------------
 # mrtr.client — an addition (spec/harness.md HARNESS-MRTR-CLIENT-*): neva's client loop
 # against a scripted server and fulfiller. The adapter lives in harness/_mrtr_client.py.
 # ---------------------------------------------------------------------------------------
-from mcp_touchstone.harness._mrtr_client import (  # noqa: E402 (appended section)
-    mrtr_client,
-    mrtr_client_parsed,
-)
+from mcp_touchstone.harness._mrtr_client import mrtr_client  # noqa: E402 (appended section)
 
 OPERATIONS["mrtr.client"] = mrtr_client
-PARSED_OPERATIONS["mrtr.client"] = mrtr_client_parsed

@@ -8,19 +8,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone._errors import INTERNAL_ERROR
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
-from mcp_touchstone.harness._parsed import checked
-from mcp_touchstone.mrtr._client import (
+from mcp_touchstone.mrtr import (
+    AnswerError,
     ClientOptions,
+    InputRequest,
+    RpcError,
     TraceContext,
+    read_answer,
     read_server_info,
     run_batch_with_mrtr,
     run_with_mrtr,
 )
-from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, RpcError
-from mcp_touchstone.mrtr._requests import InputRequest
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]
@@ -55,12 +57,16 @@ def _bool(obj: dict[str, JSON], key: str) -> bool:
 
 def _error(value: JSON, where: str, *, neva_codes_only: bool) -> RpcError:
     """An ``ERR`` object; outside neva's codes it is refused (a response neva cannot read)
-    or, for ``Error::new``, becomes ``-32603``."""
+    or, for ``Error::new`` (a ``fail``), becomes ``-32603``. A ``fail`` carries no ``data``:
+    ``Error::new`` sets none, and neither a transport failure (``client/handler.rs:227-250``,
+    ``client.rs:378-400``) nor ``fulfil_input`` (``client/mrtr.rs:204-229``) adds any."""
     err = _obj(value, where)
     code, message = err.get("code"), err.get("message")
     if not _is_int(code) or not isinstance(message, str):
         raise _BadInputError(f"`{where}` needs an integer `code` and a string `message`")
     assert isinstance(code, int)
+    if not neva_codes_only and "data" in err:
+        raise _BadInputError(f"`{where}` carries `data`, which no failure of neva's client has")
     if code not in _NEVA_CODES:
         if neva_codes_only:
             raise _BadInputError(f"`{where}.code` {code} is not one of neva's error codes")
@@ -203,14 +209,21 @@ def _fulfiller(value: JSON) -> Callable[[str, InputRequest], JSON]:
         if "fail" in item:
             _error(item["fail"], f"answers.{key}.fail", neva_codes_only=False)
 
-    def fulfil(key: str, _request: InputRequest) -> JSON:
+    def fulfil(key: str, request: InputRequest) -> JSON:
         if key not in answers:
             raise _BadInputError(f"the server asked for `{key}`, which `answers` does not script")
         item = answers[key]
         assert isinstance(item, dict)
         if "fail" in item:
             raise _error(item["fail"], "fail", neva_codes_only=False)
-        return item["answer"]
+        try:
+            # neva's handlers return ElicitResult / CreateMessageResult, never other JSON.
+            return read_answer(request.kind, item["answer"])
+        except AnswerError as exc:
+            kind = request.kind.value
+            raise _BadInputError(
+                f"`answers.{key}.answer` is not a {kind} result a neva handler returns: {exc}"
+            ) from None
 
     return fulfil
 
@@ -239,8 +252,7 @@ def _first_id(client: JSON, requests: list[dict[str, JSON]]) -> int:
     return _I64_MIN if top == _I64_MAX else top + 1
 
 
-def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
-    """:func:`mrtr_client` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+def _mrtr_client(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _obj(raw, "input")
         if ("request" in obj) == ("batch" in obj):
@@ -308,6 +320,6 @@ def mrtr_client_parsed(raw: JSON) -> dict[str, JSON]:
         return _invalid(str(exc))
 
 
-mrtr_client = checked(mrtr_client_parsed)
+mrtr_client = checked(_mrtr_client)
 """``mrtr.client``: every write the client made and the call's outcome
 (HARNESS-MRTR-CLIENT-1..3)."""

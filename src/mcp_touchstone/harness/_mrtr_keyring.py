@@ -1,20 +1,19 @@
-"""The ``mrtr`` adapters' keyrings: one :class:`~mcp_touchstone.mrtr._state.Keyring` per distinct
-key set, kept for the process (issue 11: per-case cost).
+"""The ``mrtr`` adapters' keyrings: one :class:`~mcp_touchstone.mrtr.Keyring` per distinct key
+set, kept for the process (a cache at the harness boundary).
 
 A suite's ``mrtr.round``, ``mrtr.state.seal`` and ``mrtr.state.open`` cases name a handful of
-key sets, each hundreds of times; a fresh keyring per case derived each secret's AEAD key again
-(SHA-256, a ChaCha20-Poly1305 context) and copied its key table, about a tenth of a sealing case.
-A keyring is a value whose only state besides its fields is a cache of what its fields determine
-(``_ciphers``, ``_sealers``), so the same key set always gets the same answers from the same
-keyring object as from a new one.  The key is the active kid and the key table's items in their
-order; the table is bounded (:data:`CAPACITY`, oldest entry out first), so a long-running harness
-never holds more than that many key sets.  ``tests/harness/test_mrtr_keyring.py`` checks the
-cached keyring seals and opens exactly as a fresh one does.
+key sets, each hundreds of times; a fresh keyring per case derives each secret's AEAD key again.
+A keyring is a value whose only state besides its fields is a cache of what its fields
+determine, so the same key set gets the same answers from the same keyring object as from a new
+one.  The key is the active kid and the key table's items in their order; the table is bounded
+(:data:`CAPACITY`, oldest entry out first), so a long-running harness never holds more than that
+many key sets.  ``tests/harness/test_harness_keyring.py`` checks that a cached keyring seals and
+opens exactly as a fresh one does.
 """
 
 from __future__ import annotations
 
-from mcp_touchstone.mrtr._state import Keyring
+from mcp_touchstone.mrtr import Keyring
 
 __all__ = ["CAPACITY", "keyring"]
 

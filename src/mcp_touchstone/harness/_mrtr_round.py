@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import field, record
-from mcp_touchstone.harness._input import MUST
+from mcp_touchstone._rust import I64_MAX, I64_MIN
+from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._mrtr_keyring import keyring
-from mcp_touchstone.harness._parsed import checked
-from mcp_touchstone.mrtr._context import Context
-from mcp_touchstone.mrtr._engine import ServerConfig, dispatch, neva_code
-from mcp_touchstone.mrtr._errors import RpcError
-from mcp_touchstone.mrtr._requests import (
+from mcp_touchstone.mrtr import (
+    Context,
+    InMemoryRequestStateStore,
     InputKind,
-    InputRequest,
     InputRequestError,
+    RpcError,
+    ServerConfig,
+    StoredResponse,
     decode_input_request,
+    dispatch,
+    neva_code,
 )
-from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_round"]
@@ -39,7 +41,6 @@ _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _UUID_BODY = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 _UUID = re.compile(rf"(?:urn:uuid:)?{_UUID_BODY}|\{{{_UUID_BODY}\}}", re.IGNORECASE)
 """The spellings the ``uuid`` crate parses (hyphenated, simple, braced, URN)."""
-_I64 = (-(1 << 63), (1 << 63) - 1)
 _ON_ERROR = ("propagate", "hold", "swallow")
 _CAPABILITY_NAMES = ("elicitation", "sampling", "roots")
 _METHODS = {kind.value: kind for kind in InputKind}
@@ -82,12 +83,9 @@ def _on_error(step: dict[str, JSON], where: str) -> str:
     return value
 
 
-def _check_script(
-    script: JSON, where: str, requests: dict[int, InputRequest] | None = None
-) -> list[dict[str, JSON]]:
-    """Check every step's shape (both branches of an ``if_declared`` included).  Each
-    elicitation or sampling ``ask`` is decoded here; with ``requests``, the decoded request is
-    kept there by the step's ``id`` for the handler to ask without decoding it again."""
+def _check_script(script: JSON, where: str) -> list[dict[str, JSON]]:
+    """Check every step's shape (both branches of an ``if_declared`` included); an elicitation
+    or sampling ``ask`` must carry params its method decodes."""
     if not isinstance(script, list):
         raise _BadInputError(f"`{where}` must be an array of steps")
     steps: list[dict[str, JSON]] = []
@@ -104,11 +102,9 @@ def _check_script(
                 if "params" not in step:
                     raise _BadInputError(f"`{at}.params` is required for {method}")
                 try:
-                    request = decode_input_request({"method": method, "params": step["params"]})
+                    decode_input_request({"method": method, "params": step["params"]})
                 except InputRequestError as exc:
                     raise _BadInputError(f"`{at}.params` is not {method} params: {exc}") from None
-                if requests is not None:
-                    requests[id(step)] = request
             _on_error(step, at)
         elif op == "memo":
             _str(step, "key", at)
@@ -129,9 +125,9 @@ def _check_script(
         elif op == "if_declared":
             if step.get("capability") not in _CAPABILITY_NAMES:
                 raise _BadInputError(f"`{at}.capability` must be elicitation, sampling or roots")
-            _check_script(step.get("then"), f"{at}.then", requests)
+            _check_script(step.get("then"), f"{at}.then")
             if "else" in step:
-                _check_script(step["else"], f"{at}.else", requests)
+                _check_script(step["else"], f"{at}.else")
         elif op == "return":
             if "result" not in step:
                 raise _BadInputError(f"`{at}.result` is required")
@@ -147,14 +143,11 @@ class _ScriptEndedError(TouchstoneError):
     """A script path ended without ``return`` or ``fail``."""
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Script:
-    """The scripted handler: runs the steps against a context, logging what ran.  ``requests``
-    holds the ``ask`` steps' requests as :func:`_check_script` decoded them, by step ``id`` (a
-    step missing there is decoded when asked, as the context's helpers do)."""
+    """The scripted handler: runs the steps against a context, logging what ran."""
 
     steps: list[dict[str, JSON]]
-    requests: dict[int, InputRequest] = field(default_factory=dict)
     ran: list[str] = field(default_factory=list)
 
     def __call__(self, ctx: Context, params: JSON) -> JSON:
@@ -177,10 +170,6 @@ class _Script:
         op = step["op"]
         key = str(step["key"])
         if op == "ask":
-            request = self.requests.get(id(step))
-            if request is not None:  # decoded by _check_script: the same request again
-                ctx.request_input(key, request)
-                return
             kind = _METHODS[str(step["method"])]
             if kind is InputKind.ELICITATION:
                 ctx.elicit(key, step.get("params"))
@@ -246,7 +235,7 @@ def _request(raw: JSON) -> dict[str, JSON]:
     request_id = request.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, int | str):
         raise _BadInputError("`request.id` must be an integer or a string")
-    if isinstance(request_id, int) and not _I64[0] <= request_id <= _I64[1]:
+    if isinstance(request_id, int) and not I64_MIN <= request_id <= I64_MAX:
         raise _BadInputError("`request.id` must be in i64 range")
     if isinstance(request_id, str) and ("/" in request_id or _UUID.fullmatch(request_id)):
         raise _BadInputError("`request.id` must not contain `/` or be a UUID")
@@ -300,15 +289,13 @@ def _store(raw: JSON) -> InMemoryRequestStateStore:
     return store
 
 
-def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
-    """:func:`mrtr_round` for input ``serde_json.from_str`` parsed (harness/_parsed.py)."""
+def _mrtr_round(raw: JSON) -> dict[str, JSON]:
     try:
         obj = _obj(raw, "input")
         request = _request(obj.get("request"))
         config, now, nonce, principal = _server(obj.get("server"))
         store = _store(obj.get("store", []))
-        requests: dict[int, InputRequest] = {}
-        script = _Script(_check_script(obj.get("script"), "script", requests), requests)
+        script = _Script(_check_script(obj.get("script"), "script"))
     except _BadInputError as exc:
         return _invalid(str(exc))
     try:
@@ -333,5 +320,5 @@ def mrtr_round_parsed(raw: JSON) -> dict[str, JSON]:
     }
 
 
-mrtr_round = checked(mrtr_round_parsed)
+mrtr_round = checked(_mrtr_round)
 """``mrtr.round``: one round of neva's dispatch for a scripted handler (MRTR-HARNESS-4)."""

@@ -11,38 +11,6 @@ HarnessOperation = Callable[[JSON], dict[str, JSON]]
 
 Named apart from scope's grant operation enum (``mcp_touchstone.scope.Operation``)."""
 
-Operation = HarnessOperation
-"""The former name of :data:`HarnessOperation`, kept so adapter modules importing it still work."""
-
-
-class EncodedOutput(dict[str, JSON]):
-    """An output object that carries its own JSON text: ``text`` is what
-    ``serde_json.to_string`` writes for the object (compact, keys sorted).  The line server
-    writes ``text`` instead of encoding the object again; an adapter makes one where it can
-    write its small answer directly (``harness/_scope.py``), sets ``text`` once and never
-    changes the object afterwards.  Equal to the plain object (``dict`` equality)."""
-
-    __slots__ = ("text",)
-
-    text: str
-
-
-class TextOperation:
-    """A harness operation that can also write its output as JSON text: ``op(raw)`` is the
-    output object, ``op.text(raw)`` what ``serde_json.to_string`` writes for it, made without
-    the object (the line server writes only the text).  ``text`` raises exactly when the
-    object's operation does, with the same exception."""
-
-    __slots__ = ("_object", "text")
-
-    def __init__(self, object_: HarnessOperation, text: Callable[[JSON], str]) -> None:
-        self._object = object_
-        self.text = text
-
-    def __call__(self, raw: JSON) -> dict[str, JSON]:
-        return self._object(raw)
-
-
 V1_OPERATIONS: tuple[str, ...] = (
     "scope.resolve_matching_grants",
     "scope.resolve_capability_grants",

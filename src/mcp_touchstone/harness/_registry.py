@@ -8,6 +8,7 @@ that the table and each adapter's ``OPERATIONS`` agree (HARNESS-OPS-2).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -45,48 +46,20 @@ def adapter_modules() -> tuple[str, ...]:
     return tuple(sorted(set(_ADAPTERS.values())))
 
 
-def _load(module: str, *, parsed: bool = False) -> Mapping[str, HarnessOperation]:
-    # __import__ with a from-list returns the submodule itself, as importlib.import_module
-    # does, without importing importlib (and warnings) at start-up.
-    adapter = __import__(f"mcp_touchstone.harness.{module}", fromlist=("OPERATIONS",))
-    ops: Mapping[str, HarnessOperation] = adapter.OPERATIONS
-    if parsed:
-        # An adapter's PARSED_OPERATIONS (harness/_parsed.py) stand in for the operations they
-        # name; the others are served as they are.
-        ops = {**ops, **getattr(adapter, "PARSED_OPERATIONS", {})}
-    return ops
+@cache
+def _operation(name: str) -> HarnessOperation:
+    """The operation ``name`` (a key of the table), its adapter module imported on first use;
+    each name is looked up once, here, for every caller."""
+    adapter = importlib.import_module(f"mcp_touchstone.harness.{_ADAPTERS[name]}")
+    operations: Mapping[str, HarnessOperation] = adapter.OPERATIONS
+    return operations[name]
 
 
 class _LazyOperations(Mapping[str, HarnessOperation]):
     """A read-only operation table that imports an adapter on first use of one of its names."""
 
-    def __init__(self, *, parsed: bool = False) -> None:
-        self._loaded: dict[str, Mapping[str, HarnessOperation]] = {}
-        self._parsed = parsed
-        self._found: dict[str, HarnessOperation] = {}
-        """Operations already looked up, by name: the line server asks once per case."""
-
     def __getitem__(self, name: str) -> HarnessOperation:
-        found = self._found.get(name)
-        if found is not None:
-            return found
-        module = _ADAPTERS[name]
-        ops = self._loaded.get(module)
-        if ops is None:
-            ops = self._loaded[module] = _load(module, parsed=self._parsed)
-        found = self._found[name] = ops[name]
-        return found
-
-    def get(  # type: ignore[override]  # Mapping.get's overloads, as one signature
-        self, name: str, default: HarnessOperation | None = None
-    ) -> HarnessOperation | None:
-        """As ``Mapping.get``, without its ``try``/``__getitem__`` detour for a known name."""
-        found = self._found.get(name)
-        if found is not None:
-            return found
-        if name not in _ADAPTERS:
-            return default
-        return self[name]
+        return _operation(name)
 
     def __iter__(self) -> Iterator[str]:
         return iter(_ADAPTERS)
@@ -99,11 +72,3 @@ class _LazyOperations(Mapping[str, HarnessOperation]):
 def reference_operations() -> Mapping[str, HarnessOperation]:
     """All operations the built-in reference implements, by name, in name order (HARNESS-OPS-2)."""
     return _LazyOperations()
-
-
-@cache
-def parsed_input_operations() -> Mapping[str, HarnessOperation]:
-    """The reference's operations for input ``serde_json.from_str`` parsed, what the harness
-    server hands them (HARNESS-OPS-2): the same answers as :func:`reference_operations`, without
-    re-validating a value that is JSON by construction (harness/_parsed.py)."""
-    return _LazyOperations(parsed=True)

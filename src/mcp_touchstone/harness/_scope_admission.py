@@ -13,37 +13,35 @@ from mcp_touchstone.harness._input import EXPECTED
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.harness._scope_common import _match_list
-from mcp_touchstone.scope._admission import (
+from mcp_touchstone.scope import (
     AdmissionCandidate,
     AdmissionDeny,
     AdmissionPending,
     AdmissionSelect,
-    BudgetOutcome,
-    BudgetOutcomeKind,
-    DurableAdmission,
-    RuntimeOutcome,
-    TraceEntry,
-    admit,
-)
-from mcp_touchstone.scope._agui import (
     AgUiBlock,
     AgUiEvent,
-    EventClassification,
-    InvalidEventError,
-    TargetComponent,
-    bind_event,
-)
-from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
-from mcp_touchstone.scope._entry import (
+    BudgetOutcome,
+    BudgetOutcomeKind,
+    ChioScope,
+    ConstraintError,
+    DurableAdmission,
     EntryAllowed,
     EntryDenied,
     EntryMatches,
     EntryPath,
     EntryRefused,
+    EventClassification,
+    InvalidArgumentsError,
+    InvalidEventError,
+    RuntimeOutcome,
+    ScopeDecodeError,
+    TargetComponent,
+    TraceEntry,
+    admit,
+    bind_event,
+    decode_scope,
     evaluate_entry,
 )
-from mcp_touchstone.scope._matcher import ConstraintError, InvalidArgumentsError
-from mcp_touchstone.scope._types import ChioScope
 from mcp_touchstone.serde_json import JSON
 
 _read = EXPECTED

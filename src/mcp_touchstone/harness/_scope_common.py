@@ -7,23 +7,16 @@ they live here so neither adapter imports the other (``tests/test_layering.py`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mcp_touchstone.harness._input import invalid_input
-from mcp_touchstone.scope._decode import ScopeDecodeError, decode_scope
-from mcp_touchstone.scope._matcher import MatchedGrant
-from mcp_touchstone.scope._types import ChioScope
+from mcp_touchstone.scope import ChioScope, MatchedGrant, ScopeDecodeError, decode_scope
 from mcp_touchstone.serde_json import JSON
 
 _invalid = invalid_input
 """The harness's one ``invalid_input`` shape (``._input``), under the name the adapters use."""
 
 
-def _read_input(
-    raw: JSON, decode: Callable[[JSON, str], ChioScope] = decode_scope
-) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]:
-    """The four inputs, or the ``invalid_input`` answer naming what is wrong (SCOPE-WIRE-2);
-    ``decode`` reads the scope (``decode_scope_general`` once the fast path declined it)."""
+def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]:
+    """The four inputs, or the ``invalid_input`` answer naming what is wrong (SCOPE-WIRE-2)."""
     if not isinstance(raw, dict):
         return _invalid("input: expected an object with scope, tool_name, server_id, arguments")
     for key in ("scope", "tool_name", "server_id", "arguments"):
@@ -35,7 +28,7 @@ def _read_input(
     if not isinstance(server_id, str):
         return _invalid("input.server_id: expected a string")
     try:
-        scope = decode(raw["scope"], "scope")
+        scope = decode_scope(raw["scope"], "scope")
     except ScopeDecodeError as exc:
         return _invalid(str(exc))
     return scope, tool_name, server_id, raw["arguments"]

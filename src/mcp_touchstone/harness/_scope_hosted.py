@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from mcp_touchstone.harness._operation import HarnessOperation
 from mcp_touchstone.harness._scope_common import _invalid, _matches, _read_input
-from mcp_touchstone.scope._decode import ScopeDecodeError
-from mcp_touchstone.scope._hosted import InvalidConstraint, resolve_hosted_matching_grants
-from mcp_touchstone.scope._hosted_decode import decode_model_metadata
-from mcp_touchstone.scope._matcher import InvalidArgumentsError
+from mcp_touchstone.scope import (
+    InvalidArgumentsError,
+    InvalidConstraint,
+    ScopeDecodeError,
+    decode_model_metadata,
+    resolve_hosted_matching_grants,
+)
 from mcp_touchstone.serde_json import JSON
 
 

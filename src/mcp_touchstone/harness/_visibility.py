@@ -23,10 +23,13 @@ from mcp_touchstone.harness._visibility_wire import (
     require_string,
 )
 from mcp_touchstone.serde_json import JSON
-from mcp_touchstone.visibility._dispatch import dispatch
-from mcp_touchstone.visibility._identity import granted_scopes
-from mcp_touchstone.visibility._policy import RequestContext, VisibleComponent
-from mcp_touchstone.visibility._template import uri_template_matches
+from mcp_touchstone.visibility import (
+    RequestContext,
+    VisibleComponent,
+    dispatch,
+    granted_scopes,
+    uri_template_matches,
+)
 
 
 def _input(raw: JSON) -> dict[str, JSON]:

@@ -7,22 +7,26 @@ turns that into an ``invalid_input`` output.
 
 from __future__ import annotations
 
-from mcp_touchstone._serde import I64_MAX, I64_MIN
+from mcp_touchstone._rust import I64_MAX, I64_MIN
 from mcp_touchstone.harness._input import MUST, BadInputError
 from mcp_touchstone.serde_json import JSON
-from mcp_touchstone.visibility._dispatch import (
+from mcp_touchstone.visibility import (
+    IDENTITY_KEY,
     JSONRPC_VERSION,
     Catalog,
+    ComponentKind,
     Entry,
+    Identity,
     Listed,
     Listing,
     Outcome,
     Page,
+    ProtocolVersion,
     Refused,
     Request,
+    Visibility,
+    identity_from_meta,
 )
-from mcp_touchstone.visibility._identity import IDENTITY_KEY, Identity, identity_from_meta
-from mcp_touchstone.visibility._policy import ComponentKind, ProtocolVersion, Visibility
 
 _read = MUST
 """The visibility adapters' wording of the harness's one set of readers (``._input``)."""

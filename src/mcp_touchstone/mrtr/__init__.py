@@ -14,6 +14,7 @@ and id counter. Randomness, the clock and the store are always arguments.
 
 from typing import TYPE_CHECKING
 
+from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -42,7 +43,14 @@ from mcp_touchstone.mrtr._client import (
     run_with_mrtr,
 )
 from mcp_touchstone.mrtr._context import Context, RoundState
-from mcp_touchstone.mrtr._engine import Handler, RoundResult, ServerConfig, Wrapper, dispatch
+from mcp_touchstone.mrtr._engine import (
+    Handler,
+    RoundResult,
+    ServerConfig,
+    Wrapper,
+    dispatch,
+    neva_code,
+)
 from mcp_touchstone.mrtr._errors import RpcError, StateError
 from mcp_touchstone.mrtr._meta import (
     MRTR_METHODS,
@@ -59,7 +67,18 @@ from mcp_touchstone.mrtr._requests import (
     InputRequestError,
     decode_input_request,
 )
-from mcp_touchstone.mrtr._state import CheckContext, Keyring, derive_key, open_state, seal, verify
+from mcp_touchstone.mrtr._seed import merge_answers
+from mcp_touchstone.mrtr._state import (
+    DEFAULT_MAX_STATE_BYTES,
+    CheckContext,
+    Keyring,
+    derive_key,
+    open_plaintext,
+    open_state,
+    seal,
+    seal_plaintext,
+    verify,
+)
 from mcp_touchstone.mrtr._store import (
     InMemoryRequestStateStore,
     RequestStateStore,
@@ -95,8 +114,10 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DEFAULT_MAX_MRTR_ROUNDS",
+    "DEFAULT_MAX_STATE_BYTES",
     "MRTR_METHODS",
     "ROUNDS_EXHAUSTED",
+    "AnswerError",
     "BatchSender",
     "CapabilityError",
     "CheckContext",
@@ -142,9 +163,13 @@ __all__ = [
     "input_responses",
     "input_responses_digest",
     "malformed_mrtr_error",
+    "merge_answers",
     "missing_capability_error",
+    "neva_code",
+    "open_plaintext",
     "open_state",
     "parse_capabilities",
+    "read_answer",
     "read_input_required",
     "read_server_info",
     "request_binding",
@@ -153,5 +178,6 @@ __all__ = [
     "run_with_mrtr",
     "salient_params",
     "seal",
+    "seal_plaintext",
     "verify",
 ]

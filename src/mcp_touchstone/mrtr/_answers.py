@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import re
 from collections.abc import Callable
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import USIZE_MAX
 from mcp_touchstone._serde import unit_variant_error
+from mcp_touchstone.mrtr._input import InputKind
 from mcp_touchstone.mrtr._meta import MetaError, check_icon, parse_request_meta
-from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._structs import (
     Reader,
     option,
@@ -103,7 +105,7 @@ def _is_obj(value: JSON) -> bool:
 
 
 def _is_usize(value: JSON) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < (1 << 64)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= USIZE_MAX
 
 
 _RFC3339 = re.compile(
@@ -113,17 +115,16 @@ _ANNOTATED = frozenset({"text", "audio", "image", "resource_link", "resource"})
 """The ``Content`` variants whose struct has an ``annotations`` member (others ignore it)."""
 
 
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def is_calendar_date(year: int, month: int, day: int) -> bool:
-    """Whether ``datetime.date(year, month, day)`` exists (years 1-9999, the Gregorian leap
-    rule), without importing ``datetime`` into every harness process (issue 11; the same
-    answer for every year, month and day: ``tests/mrtr/test_mrtr_calendar_date.py``)."""
-    if not (1 <= year <= 9999 and 1 <= month <= 12 and day >= 1):
+def _is_calendar_date(year: int, month: int, day: int) -> bool:
+    """Whether chrono's ``NaiveDate::from_ymd_opt(year, month, day)`` is a date: a day of the
+    proleptic Gregorian calendar (the RFC 3339 pattern spells years 0000-9999)."""
+    # datetime.date starts at year 1; chrono also holds year 0, which the 400-year Gregorian
+    # cycle makes the same calendar year as 400 (both leap years).
+    try:
+        datetime.date(year or 400, month, day)
+    except ValueError:
         return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)
+    return True
 
 
 def _is_datetime(value: JSON) -> bool:
@@ -135,7 +136,7 @@ def _is_datetime(value: JSON) -> bool:
     year, month, day, hour, minute, second, off_h, off_m = (
         int(g) if g is not None else 0 for g in match.groups()
     )
-    if not is_calendar_date(year, month, day):
+    if not _is_calendar_date(year, month, day):
         return False
     return hour < 24 and minute < 60 and second <= 60 and off_h < 24 and off_m < 60
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import record
 from mcp_touchstone._serde import fewer_elements, invalid_type
 from mcp_touchstone.mrtr._errors import MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest
@@ -32,7 +32,7 @@ class CapabilityError(TouchstoneError, ValueError):
     """A capabilities value neva's typed parse would refuse."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ElicitationModes:
     """The ``elicitation`` modes a client named (MRTR-CAP-4, MRTR-CAP-5)."""
 
@@ -64,7 +64,7 @@ class ElicitationModes:
         return out
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ClientMrtrCapabilities:
     """Which input kinds a client declared it can fulfil (``None`` elicitation: not declared)."""
 

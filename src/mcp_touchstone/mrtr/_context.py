@@ -14,17 +14,19 @@ propagate is ``?``, one that catches it is ``let _ =`` or the batching idiom.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
-from mcp_touchstone.mrtr._errors import INVALID_PARAMS, RpcError
+from mcp_touchstone.mrtr._errors import INVALID_PARAMS, INVALID_REQUEST, RpcError
 from mcp_touchstone.mrtr._requests import InputKind, InputRequest, decode_input_request
 from mcp_touchstone.serde_json import JSON
 
 __all__ = [
     "INPUT_REQUIRED",
     "INVALID_REQUEST",
+    "REQUEST_CANCELLED",
+    "TIMEOUT",
     "Commit",
     "Context",
     "Effect",
@@ -32,10 +34,12 @@ __all__ = [
     "input_required_error",
 ]
 
+REQUEST_CANCELLED = -99999
+"""neva's internal ``ErrorCode::RequestCancelled`` (wire: ``-32603``)."""
+TIMEOUT = -99998
+"""neva's internal ``ErrorCode::Timeout`` (wire: ``-32603``)."""
 INPUT_REQUIRED = -99997
 """neva's internal ``ErrorCode::InputRequired``: the sentinel a miss returns (wire: ``-32603``)."""
-INVALID_REQUEST = -32600
-"""JSON-RPC InvalidRequest: an input helper called outside an MRTR round (MRTR-CTX-8)."""
 
 Effect = Callable[[], None]
 """A side effect for ``once``: returns on success, raises :class:`RpcError` on failure."""
@@ -55,7 +59,7 @@ _KIND_WORD = {
 }
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class RoundState:
     """One dispatch's MRTR bookkeeping, seeded from the verified state and the answers.
 

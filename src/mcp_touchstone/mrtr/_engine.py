@@ -13,16 +13,29 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities, missing_capability_error
-from mcp_touchstone.mrtr._context import INPUT_REQUIRED, Context, RoundState
+from mcp_touchstone.mrtr._context import (
+    INPUT_REQUIRED,
+    REQUEST_CANCELLED,
+    TIMEOUT,
+    Context,
+    RoundState,
+)
 from mcp_touchstone.mrtr._errors import (
+    HEADER_MISMATCH,
     INTERNAL_ERROR,
     INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    PARSE_ERROR,
+    RESOURCE_NOT_FOUND,
     UNSUPPORTED_PROTOCOL_VERSION,
+    URL_ELICITATION_REQUIRED,
     RpcError,
 )
 from mcp_touchstone.mrtr._meta import (
@@ -69,9 +82,23 @@ _VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 _CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 _NEVA_CODES = frozenset(
-    {-32700, -32600, -32601, -32602, -32603, -32002, -32042, -32020, -32021, -32022}
-    | {-99999, -99998, INPUT_REQUIRED}
+    {
+        PARSE_ERROR,
+        INVALID_REQUEST,
+        METHOD_NOT_FOUND,
+        INVALID_PARAMS,
+        INTERNAL_ERROR,
+        RESOURCE_NOT_FOUND,
+        URL_ELICITATION_REQUIRED,
+        HEADER_MISMATCH,
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        UNSUPPORTED_PROTOCOL_VERSION,
+        REQUEST_CANCELLED,
+        TIMEOUT,
+        INPUT_REQUIRED,
+    }
 )
+"""neva's ``ErrorCode`` variants (``error/error_code.rs``)."""
 
 Handler = Callable[[Context, JSON], JSON]
 """A handler: the context and the request params in, the result out; an :class:`RpcError`
@@ -96,14 +123,14 @@ def wire_code(code: int) -> int:
     """``ErrorCode::wire_code``: ``-32002`` -> ``-32602``; ``-99999/-99998/-99997`` ->
     ``-32603``; every other code unchanged (after :func:`neva_code`)."""
     code = neva_code(code)
-    if code == -32002:
+    if code == RESOURCE_NOT_FOUND:
         return INVALID_PARAMS
-    if code in (-99999, -99998, INPUT_REQUIRED):
+    if code in (REQUEST_CANCELLED, TIMEOUT, INPUT_REQUIRED):
         return INTERNAL_ERROR
     return code
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
     """The server's MRTR configuration (neva's ``App`` options)."""
 
@@ -114,7 +141,7 @@ class ServerConfig:
     server_info: Mapping[str, JSON] = field(default_factory=lambda: dict(DEFAULT_SERVER_INFO))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """What a round produced: the JSON-RPC response the client receives, the payload of the
     state it minted (``None`` unless the response is ``input_required``), whether it was replayed

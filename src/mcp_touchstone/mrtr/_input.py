@@ -6,10 +6,10 @@ the capability model (``_capabilities``) can use them without an import cycle.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import record
 from mcp_touchstone.serde_json import JSON
 
 __all__ = ["ElicitationMode", "InputKind", "InputRequest", "InputRequestError"]
@@ -34,7 +34,7 @@ class ElicitationMode(Enum):
     URL = "url"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InputRequest:
     """A decoded envelope: its kind, its params object (``{}`` when it had none) and,
     for an elicitation, its mode."""

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import record
 from mcp_touchstone._serde import SerdeError, invalid_type
 from mcp_touchstone.mrtr._capabilities import (
     CapabilityError,
@@ -50,7 +51,7 @@ class MetaError(TouchstoneError, ValueError):
     """A request ``_meta`` that neva's typed ``RequestParamsMeta`` parse refuses."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequestMeta:
     """The parts of a typed request ``_meta`` MRTR reads."""
 
@@ -182,7 +183,7 @@ def parse_request_meta(value: JSON) -> RequestMeta:
     )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MetaReading:
     """One request's ``params._meta`` read once under the typed parse, for every reader of
     the request (the retry fallbacks, the capabilities, the params read): ``source`` is the

@@ -13,31 +13,29 @@ The byte reader is :mod:`mcp_touchstone.mrtr._payload_reader`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import cast
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone._serde import (
-    U64_MAX,
     expecting_struct,
     fewer_elements,
     invalid_length,
     invalid_type,
 )
-from mcp_touchstone.mrtr._payload_reader import (
-    FIELD_ORDER,
-    PayloadError,
-    PayloadReader,
-    check_field,
-)
-from mcp_touchstone.mrtr._plain_json import parse_plain
+from mcp_touchstone.mrtr._payload_fields import FIELD_ORDER, PayloadError, check_field
+from mcp_touchstone.mrtr._payload_reader import PayloadReader
 from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "plain_object"]
 
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring
 """A JSON string as serde_json writes it: raw UTF-8, the same escapes (C-accelerated)."""
+
+
+_FIELD_NAMES = frozenset(FIELD_ORDER)
 
 
 def _invalid_type(value: JSON, expected: str) -> str:
@@ -55,7 +53,7 @@ def plain_object(value: Mapping[str, JSON]) -> dict[str, JSON]:
     return dict(value)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StatePayload:
     """What a ``requestState`` seals: the replay log and its bindings.
 
@@ -129,7 +127,7 @@ class StatePayload:
     def from_json(cls, value: JSON) -> StatePayload:
         """Read a payload from a JSON value under the same typed rules as :meth:`decode`."""
         if isinstance(value, dict):
-            fields: dict[str, JSON] = {k: v for k, v in value.items() if k in FIELD_ORDER}
+            fields: dict[str, JSON] = {k: v for k, v in value.items() if k in _FIELD_NAMES}
             return _build(fields, seq_len=None)
         if isinstance(value, list):
             if len(value) > len(FIELD_ORDER):
@@ -139,146 +137,67 @@ class StatePayload:
 
     @classmethod
     def decode(cls, data: bytes) -> StatePayload:
-        """Decode plaintext bytes as ``serde_json::from_slice::<StatePayload>`` would."""
-        fast = _decode_fast(data)
-        return fast if fast is not None else PayloadReader(data).payload(_build)
+        """Decode plaintext bytes as ``serde_json::from_slice::<StatePayload>`` would: the
+        JSON layer's value read under :meth:`from_json`'s typed rules, and any text that
+        does not read that way (or might hide a repeated field) decided by the byte reader,
+        whose refusals carry serde's wording and position (MRTR-PAYLOAD-8)."""
+        typed = _read_typed(data)
+        return typed if typed is not None else PayloadReader(data).payload(_build)
 
 
-_QUOTED_NAMES: tuple[bytes, ...] = tuple(b'"' + n.encode() + b'"' for n in FIELD_ORDER)
-
-_SLOT_SETTERS = tuple(
-    StatePayload.__dict__[name].__set__
-    for name in ("answers", "exp", "req", "requested", "memos", "effects", "principal", "aud")
-)
-"""The slot setters of :class:`StatePayload`'s fields (a frozen class refuses ``setattr``)."""
-_new_payload = object.__new__
+_QUOTED_NAME = re.compile(b'"(' + b"|".join(n.encode() for n in FIELD_ORDER) + b')"')
+"""A field name in quotes, anywhere in a text."""
 
 
-def _assemble(  # noqa: PLR0917 - the eight fields positionally: one call on the hot decode path
-    answers: Mapping[str, JSON],
-    exp: int,
-    req: str,
-    requested: tuple[str, ...],
-    memos: Mapping[str, JSON],
-    effects: tuple[str, ...],
-    principal: str | None,
-    aud: str | None,
-) -> StatePayload:
-    """The :class:`StatePayload` of fields already in the shape ``__post_init__`` gives them
-    (both maps read-only, ``effects`` free of repeats), without running it: the same value,
-    field for field (tests/mrtr/test_mrtr_payload.py holds the differential)."""
-    payload = _new_payload(StatePayload)
-    set_answers, set_exp, set_req, set_requested, set_memos, set_effects, set_p, set_aud = (
-        _SLOT_SETTERS
-    )
-    set_answers(payload, answers)
-    set_exp(payload, exp)
-    set_req(payload, req)
-    set_requested(payload, requested)
-    set_memos(payload, memos)
-    set_effects(payload, effects)
-    set_p(payload, principal)
-    set_aud(payload, aud)
-    return payload
-
-
-def _decode_fast(data: bytes) -> StatePayload | None:
-    """The common case at C speed, or ``None`` to defer to the exact byte reader.
+def _read_typed(data: bytes) -> StatePayload | None:
+    """The payload :meth:`StatePayload.from_json` reads from the JSON layer's value of
+    ``data``, or ``None`` for the byte reader to decide.
 
     A text the strict JSON layer accepts is one serde_json's reader accepts too (the layer
-    is at least as strict; see MRTR-PAYLOAD-8), so only two things remain to be decided:
-    a repeated top-level field, which the layer's last-wins parse hides, and the field
-    types. Repeats are ruled out cheaply when no escape appears and no field name occurs
-    twice anywhere in the text (a name that also occurs nested defers, conservatively);
-    anything else (and every failure, so that its message carries serde's position) goes
-    to the byte reader.
+    is at least as strict; see MRTR-PAYLOAD-8), so only a repeated top-level field, which
+    the layer's last-wins parse hides, is left: it is ruled out when no escape appears (an
+    escape could spell a field name) and no field name occurs twice anywhere in the text (a
+    name that also occurs nested defers, conservatively).  Every refusal goes to the byte
+    reader, so that its message carries serde's position.
     """
-    value = parse_plain(data)  # from_str's value where the text is plain, else None
-    if value is None:
-        if b"\\" in data:
-            return None
-        try:
-            value = from_str(data)
-        except JsonError:
-            return None
-    if type(value) is dict:
-        count = data.count
-        for quoted in _QUOTED_NAMES:
-            if count(quoted) > 1:
-                return None
-        return _from_object_fast(value)
-    if isinstance(value, list):
-        try:
-            return StatePayload.from_json(value)
-        except PayloadError:
-            return None
-    return None
-
-
-def _from_object_fast(obj: dict[str, JSON]) -> StatePayload | None:
-    """The payload of an object the typed reader accepts, or ``None`` for any object it
-    refuses (its message is then the byte reader's). Same verdicts as :func:`_build`."""
-    if len(obj) == len(FIELD_ORDER) and tuple(obj) == FIELD_ORDER:
-        # Every field once, in declared order (what a seal writes): one unpacking reads them.
-        answers, requested, memos, effects, exp, req, principal, aud = obj.values()
-    else:
-        get = obj.get
-        answers = get("answers")
-        requested = get("requested", [])
-        memos = get("memos", {})
-        effects = get("effects", [])
-        exp = get("exp")
-        req = get("req")
-        principal = get("principal")
-        aud = get("aud")
-    if (
-        type(answers) is not dict
-        or type(memos) is not dict
-        or type(exp) is not int
-        or type(req) is not str
-        or type(requested) is not list
-        or type(effects) is not list
-        or (principal is not None and type(principal) is not str)
-        or (aud is not None and type(aud) is not str)
-        or not 0 <= exp <= U64_MAX
-    ):
+    if b"\\" in data:
         return None
-    for item in requested:
-        if type(item) is not str:
+    try:
+        value = from_str(data)
+    except JsonError:
+        return None
+    if isinstance(value, dict):
+        names = _QUOTED_NAME.findall(data)
+        if len(names) != len(set(names)):
             return None
-    for item in effects:
-        if type(item) is not str:
-            return None
-    # The two maps are fresh from the parser and referenced nowhere else, so they are wrapped
-    # read-only as they are (frozen_object would copy them first); effects has set semantics,
-    # as __post_init__ gives it.
-    names = cast("list[str]", effects)
-    return _assemble(
-        MappingProxyType(answers),
-        exp,
-        req,
-        tuple(cast("list[str]", requested)),
-        MappingProxyType(memos),
-        tuple(names if len(names) < 2 else dict.fromkeys(names)),
-        principal,
-        aud,
-    )
+    try:
+        return StatePayload.from_json(value)
+    except PayloadError:
+        return None
+
+
+_REQUIRED = frozenset({"answers", "exp", "req"})
+"""The fields an object must name: the rest have ``#[serde(default)]`` or are an ``Option``,
+which serde reads as ``None`` when a map leaves it out."""
+_REQUIRED_IN_SEQUENCE = _REQUIRED | {"principal"}
+"""The fields serde's sequence form must reach: an ``Option`` without ``#[serde(default)]``
+(``principal``) is required there too."""
 
 
 def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     """Assemble a payload from checked fields; ``seq_len`` is set for serde's array form."""
     for name, value in fields.items():
         check_field(name, value)
-    required = (
-        ("answers", "exp", "req", "principal") if seq_len is not None else ("answers", "exp", "req")
-    )
-    for index, name in enumerate(FIELD_ORDER):
-        if name in required and name not in fields:
-            if seq_len is not None:
-                raise PayloadError(
-                    invalid_length(index, expecting_struct("StatePayload", len(FIELD_ORDER)))
-                )
-            raise PayloadError(f"missing field `{name}`")
+    required = _REQUIRED if seq_len is None else _REQUIRED_IN_SEQUENCE
+    missing = required - fields.keys()
+    if missing:
+        index = min(map(FIELD_ORDER.index, missing))  # the first in declared order
+        name = FIELD_ORDER[index]
+        if seq_len is not None:
+            raise PayloadError(
+                invalid_length(index, expecting_struct("StatePayload", len(FIELD_ORDER)))
+            )
+        raise PayloadError(f"missing field `{name}`")
     answers = fields["answers"]
     memos = fields.get("memos", {})
     exp = fields["exp"]

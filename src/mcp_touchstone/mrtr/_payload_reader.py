@@ -2,12 +2,8 @@
 slice, exact in its messages and error positions (MRTR-PAYLOAD-2..8).
 
 It reads the payload's members, checks each field's JSON type, and hands the fields to a
-builder (``StatePayload``'s) before the trailing-characters check. :class:`PayloadError` and
-:data:`FIELD_ORDER` live here and are re-exported by :mod:`mcp_touchstone.mrtr._payload`.
-
-A little over ~400 lines, on purpose: it is one reader (serde_json's ``Deserializer`` and
-``SliceRead`` for this struct) whose syntax skipping, typed reads and struct forms share the
-cursor and serde_json's position rules; split, each part would re-derive them.
+builder (``StatePayload``'s) before the trailing-characters check.  The fields and
+their types are :mod:`mcp_touchstone.mrtr._payload_fields`.
 """
 
 from __future__ import annotations
@@ -15,76 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar, cast
 
-from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._serde import (
-    U64_MAX,
-    invalid_type,
-    invalid_value,
+from mcp_touchstone._serde import invalid_type
+from mcp_touchstone.mrtr._payload_fields import (
+    EXPECTING,
+    FIELD_ORDER,
+    OPENS,
+    PayloadError,
+    check_field,
 )
-from mcp_touchstone.serde_json import JSON, JsonError, from_str
+from mcp_touchstone.serde_json import JSON, MAX_DEPTH, JsonError, from_str
 
-__all__ = ["FIELD_ORDER", "PayloadError", "PayloadReader", "check_field"]
+__all__ = ["PayloadReader"]
 
 _T = TypeVar("_T")
 
-FIELD_ORDER: tuple[str, ...] = (
-    "answers",
-    "requested",
-    "memos",
-    "effects",
-    "exp",
-    "req",
-    "principal",
-    "aud",
-)
-"""The payload's fields in neva's declared (and serialized) order."""
-
-_MAX_DEPTH = 128
-_OPENS = {"answers": 0x7B, "memos": 0x7B, "requested": 0x5B, "effects": 0x5B}
-"""The bracket each container field opens with; every other field is a scalar."""
-_EXPECTING = {
-    "answers": "a map",
-    "memos": "a map",
-    "requested": "a sequence",
-    "effects": "a sequence",
-    "exp": "u64",
-    "req": "a string",
-    "principal": "a string",
-    "aud": "a string",
-}
-"""serde's ``expecting`` text of each field's type (``Option<String>`` reads as a string)."""
 _WS = b" \t\n\r"
-
-
-class PayloadError(TouchstoneError, ValueError):
-    """A plaintext that ``serde_json`` would not decode as a ``StatePayload``."""
 
 
 def _invalid_type(value: JSON, expected: str) -> str:
     return invalid_type(value, expected)
-
-
-def check_field(name: str, value: JSON) -> None:
-    """Check one field's JSON type; raise :class:`PayloadError` with serde's wording."""
-    if name in ("answers", "memos"):
-        if not isinstance(value, dict):
-            raise PayloadError(_invalid_type(value, "a map"))
-    elif name in ("requested", "effects"):
-        if not isinstance(value, list):
-            raise PayloadError(_invalid_type(value, "a sequence"))
-        for item in value:
-            if not isinstance(item, str):
-                raise PayloadError(_invalid_type(item, "a string"))
-    elif name == "exp":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PayloadError(_invalid_type(value, "u64"))
-        if not 0 <= value <= U64_MAX:
-            raise PayloadError(invalid_value(value, "u64"))
-    elif name == "req":
-        if not isinstance(value, str):
-            raise PayloadError(_invalid_type(value, "a string"))
-    elif value is not None and not isinstance(value, str):  # principal, aud: Option<String>
-        raise PayloadError(_invalid_type(value, "a string"))
 
 
 class PayloadReader:
@@ -241,7 +186,7 @@ class PayloadReader:
             elif b in b"tfn":
                 self.skip_literal(b"true" if b == 0x74 else b"false" if b == 0x66 else b"null")
             elif b in (0x7B, 0x5B):
-                if limited and depth + len(stack) + 1 >= _MAX_DEPTH:
+                if limited and depth + len(stack) + 1 >= MAX_DEPTH:
                     raise self.error("recursion limit exceeded")
                 close = 0x7D if b == 0x7B else 0x5D
                 self.pos += 1
@@ -373,9 +318,9 @@ class PayloadReader:
         self.skip_ws()
         start = self.pos
         b = self.peek()
-        if b in (0x5B, 0x7B) and _OPENS.get(name) != b:
+        if b in (0x5B, 0x7B) and OPENS.get(name) != b:
             kind = "sequence" if b == 0x5B else "map"
-            raise self.before(f"invalid type: {kind}, expected {_EXPECTING[name]}", start)
+            raise self.before(f"invalid type: {kind}, expected {EXPECTING[name]}", start)
         if b == 0x5B:
             return cast("JSON", self.strings(depth))
         value = self.value(depth)

@@ -22,15 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import cast
 
-from mcp_touchstone._serde import (
-    I32_MAX,
-    I32_MIN,
-    USIZE_MAX,
-    unexpected,
-    unit_variant_error,
-)
+from mcp_touchstone._rust import I32_MAX, I32_MIN
+from mcp_touchstone._serde import unexpected, unit_variant_error
+from mcp_touchstone.mrtr._answers import AnswerError
+from mcp_touchstone.mrtr._answers import _content as _one_or_many_content
 from mcp_touchstone.mrtr._input import ElicitationMode, InputKind, InputRequest, InputRequestError
 from mcp_touchstone.mrtr._meta import MetaError, parse_request_meta
+from mcp_touchstone.mrtr._schema import PROPERTY_TYPES, read_schema
 from mcp_touchstone.mrtr._structs import read_struct
 from mcp_touchstone.serde_json import JSON
 
@@ -63,117 +61,11 @@ def _is_int_in(value: JSON, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-_PROPERTY_TYPES = ("none", "array", "string", "number", "integer", "boolean", "object")
-_STRING_FORMATS = ("email", "uri", "date", "date-time")
 _ELICITATION_MODES = ("form", "url")  # neva's ElicitationMode, rename_all = "lowercase"
 _ROLES = ("user", "assistant")  # neva's Role (types.rs), rename_all = "lowercase"
 # neva's ContextInclusion (types/sampling.rs), each variant renamed by hand.
 _CONTEXT_INCLUSIONS = ("none", "thisServer", "allServers")
 _TOOL_CHOICE_MODES = ("auto", "required", "none")  # ToolChoiceMode, rename_all = "lowercase"
-
-
-def _opt(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
-    """An ``Option<T>`` member: absent or ``null``, or a value ``pred`` accepts."""
-    item = obj.get(name)
-    return item is None or pred(item)
-
-
-def _is_str(value: JSON) -> bool:
-    return isinstance(value, str)
-
-
-def _is_usize(value: JSON) -> bool:
-    return _is_int_in(value, 0, USIZE_MAX)
-
-
-def _is_f64(value: JSON) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _is_str_list(value: JSON) -> bool:
-    return isinstance(value, list) and all(isinstance(i, str) for i in value)
-
-
-def _is_enum_option(value: JSON) -> bool:
-    """neva's ``EnumOption``: ``const`` and ``title`` both required strings."""
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("const"), str)
-        and isinstance(value.get("title"), str)
-    )
-
-
-def _is_enum_option_list(value: JSON) -> bool:
-    return isinstance(value, list) and all(_is_enum_option(i) for i in value)
-
-
-def _required(obj: dict[str, JSON], name: str, pred: Callable[[JSON], bool]) -> bool:
-    return name in obj and pred(obj[name])
-
-
-def _schema_ok(value: JSON) -> bool:
-    """Whether a ``requestedSchema.properties`` value decodes as neva's ``Schema``.
-
-    neva's ``Schema`` is not untagged: its hand-written reader requires an object and
-    dispatches on ``type`` (a string), then on which members are present, and decodes
-    the chosen struct alone (MRTR-REQ-4): ``string`` with ``enum`` (and ``enumNames``:
-    legacy enum; without: untitled single-select), with ``oneOf`` (titled single-select),
-    else a string schema; ``array`` with an object ``items`` holding ``anyOf`` (titled
-    multi-select) or ``enum`` (untitled multi-select; its ``type`` a property type when present,
-    ``null`` refused), anything else refused; ``number``
-    and ``integer``; ``boolean``. A missing, non-string or other ``type`` is refused.
-    Every struct reads ``title`` and ``description`` as optional strings and keeps
-    unknown members (``#[serde(flatten)] extra``).
-    """
-    if not isinstance(value, dict):
-        return False
-    kind = value.get("type")
-    common = _opt(value, "title", _is_str) and _opt(value, "description", _is_str)
-    if kind == "string":
-        if "enum" in value:
-            tail = (
-                _opt(value, "enumNames", _is_str_list)
-                if "enumNames" in value
-                else _opt(value, "default", _is_str)
-            )
-            return common and _required(value, "enum", _is_str_list) and tail
-        if "oneOf" in value:
-            return (
-                common
-                and _required(value, "oneOf", _is_enum_option_list)
-                and _opt(value, "default", _is_str)
-            )
-        return (
-            common
-            and _opt(value, "minLength", _is_usize)
-            and _opt(value, "maxLength", _is_usize)
-            and _opt(value, "format", lambda x: unit_variant_error(x, _STRING_FORMATS) is None)
-        )
-    if kind == "array":
-        items = value.get("items")
-        if not isinstance(items, dict):
-            return False
-        if "anyOf" in items:
-            items_ok = _required(items, "anyOf", _is_enum_option_list)
-        elif "enum" in items:
-            # EnumItems.type is `#[serde(default)] PropertyType`, not an Option: null is refused.
-            items_ok = (
-                "type" not in items or unit_variant_error(items["type"], _PROPERTY_TYPES) is None
-            ) and _required(items, "enum", _is_str_list)
-        else:
-            return False
-        return (
-            common
-            and items_ok
-            and _opt(value, "maxItems", _is_usize)
-            and _opt(value, "minItems", _is_usize)
-            and _opt(value, "default", _is_str_list)
-        )
-    if kind in ("number", "integer"):
-        return common and _opt(value, "minimum", _is_f64) and _opt(value, "maximum", _is_f64)
-    if kind == "boolean":
-        return common and _opt(value, "default", lambda x: isinstance(x, bool))
-    return False
 
 
 # --------------------------------------------------------------------------- field readers
@@ -189,7 +81,7 @@ def _string(value: JSON) -> None:
 
 
 def _f32(value: JSON) -> None:
-    if not _is_f64(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise _type_error(value, "f32")
 
 
@@ -245,18 +137,21 @@ def _struct(
 
 
 def _content(value: JSON) -> None:
-    if not isinstance(value, dict | list):
-        # OneOrMany<Content>: one internally tagged item or a list; never a scalar or null.
-        raise InputRequestError("data did not match any variant of untagged enum OneOrMany")
+    """``OneOrMany<Content>`` (``types/sampling.rs:42``), the type of a sampling answer's
+    ``content`` too: every failure is the untagged enum's one message."""
+    try:
+        _one_or_many_content(value)
+    except AnswerError as exc:
+        raise InputRequestError(str(exc)) from None
 
 
 def _properties(value: JSON) -> None:
-    """``HashMap<String, Schema>``, read from a ``Value`` map in its sorted key order."""
+    """``HashMap<String, Schema>``, read from a ``Value`` map in its sorted key order, each
+    property with neva's own refusal (:func:`~mcp_touchstone.mrtr._schema.read_schema`)."""
     if not isinstance(value, dict):
         raise _type_error(value, "a map")
     for name in sorted(value):
-        if not _schema_ok(value[name]):
-            raise InputRequestError(f"property `{name}` is not a schema neva's `Schema` reads")
+        read_schema(value[name])
 
 
 def _request_meta(value: JSON) -> None:
@@ -274,7 +169,7 @@ def _request_meta(value: JSON) -> None:
 _REQUEST_SCHEMA = _struct(
     "RequestSchema",
     {
-        "type": _enum(_PROPERTY_TYPES),  # #[serde(default)], not an Option: null is refused
+        "type": _enum(PROPERTY_TYPES),  # #[serde(default)], not an Option: null is refused
         "properties": _properties,
         "required": _option(_seq(_string)),
     },

@@ -9,7 +9,8 @@ Nothing in the merge is ever an error.
 
 from __future__ import annotations
 
-from mcp_touchstone._record import record
+from dataclasses import dataclass
+
 from mcp_touchstone.mrtr._capabilities import ClientMrtrCapabilities
 from mcp_touchstone.mrtr._context import RoundState
 from mcp_touchstone.mrtr._meta import (
@@ -26,7 +27,7 @@ from mcp_touchstone.serde_json import JSON
 __all__ = ["Seeded", "merge_answers", "seed_round"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Seeded:
     """A seeded round: its state, and the verified inbound token (``None`` when none was sent)."""
 

@@ -11,27 +11,18 @@ arguments; nothing here reads either.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from hashlib import sha256
 from types import MappingProxyType
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
-from mcp_touchstone.mrtr._binding import request_binding, sha256
+from mcp_touchstone.mrtr._binding import request_binding
 from mcp_touchstone.mrtr._errors import INTERNAL_ERROR, INVALID_PARAMS, PARSE_ERROR, StateError
 from mcp_touchstone.mrtr._payload import PayloadError, StatePayload
 from mcp_touchstone.serde_json import JSON
-
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time
-if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-else:
-    try:  # The class the public module re-exports, without that module's package (issue 11).
-        from cryptography.hazmat.bindings._rust import openssl as _rust_openssl
-
-        ChaCha20Poly1305 = _rust_openssl.aead.ChaCha20Poly1305
-    except (ImportError, AttributeError):  # pragma: no cover -- another cryptography layout
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 __all__ = [
     "ACCEPTED_VERSIONS",
@@ -64,8 +55,6 @@ KEY_LABEL = b"neva:mrtr:requestState:v1"
 """Domain label prefixed to the secret before hashing, for both versions (MRTR-KEY-1)."""
 NONCE_LEN = 12
 """ChaCha20-Poly1305 nonce length in bytes."""
-_NONCE_CHARS = 16
-"""The base64url length of a nonce: 12 bytes, four whole quanta, no padding."""
 DEFAULT_MAX_STATE_BYTES = 8 * 1024
 """neva's default cap on a token's UTF-8 length."""
 DEFAULT_TTL_SECS = 300
@@ -77,7 +66,7 @@ def derive_key(secret: bytes) -> bytes:
     return sha256(KEY_LABEL + secret).digest()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Keyring:
     """Secrets by key id: the ``active_kid`` seals, any kid in ``keys`` opens (MRTR-KEY-2)."""
 
@@ -144,7 +133,7 @@ class Keyring:
         return Keyring(DEFAULT_KID, {DEFAULT_KID: secret})
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CheckContext:
     """What the server checks an opened state against (MRTR-OPEN-1, -10..-13).
 
@@ -192,9 +181,7 @@ def seal_plaintext(
         raise ValueError(f"nonce must be {NONCE_LEN} bytes, got {len(nonce)}")
     prefix, header, cipher = keyring.sealer(audience_bound)
     sealed = cipher.encrypt(nonce, plaintext, header)
-    # 12 bytes are exactly 16 base64 characters, so the two segments are one encoding cut.
-    both = b64url_encode(nonce + sealed)
-    return f"{prefix}{both[:_NONCE_CHARS]}.{both[_NONCE_CHARS:]}"
+    return f"{prefix}{b64url_encode(nonce)}.{b64url_encode(sealed)}"
 
 
 def _invalid(message: str) -> StateError:
@@ -228,22 +215,13 @@ def open_plaintext(token: str, keyring: Keyring) -> bytes:
     if secret is None:
         raise _invalid("unknown requestState key id")
     try:
-        # A 16-character nonce segment is whole base64 quanta: the two segments then decode
-        # as one text exactly when each decodes (any failure is told apart below).
-        both = b64url_decode(nonce_b64 + sealed_b64) if len(nonce_b64) == _NONCE_CHARS else None
+        nonce = b64url_decode(nonce_b64)
     except B64Error:
-        both = None
-    if both is not None:
-        nonce, sealed = both[:NONCE_LEN], both[NONCE_LEN:]
-    else:
-        try:
-            nonce = b64url_decode(nonce_b64)
-        except B64Error:
-            raise _invalid("bad requestState nonce") from None
-        try:
-            sealed = b64url_decode(sealed_b64)
-        except B64Error:
-            raise _invalid("bad requestState payload") from None
+        raise _invalid("bad requestState nonce") from None
+    try:
+        sealed = b64url_decode(sealed_b64)
+    except B64Error:
+        raise _invalid("bad requestState payload") from None
     if len(nonce) != NONCE_LEN:
         raise _invalid("bad requestState nonce")
     header = token[: len(version) + 1 + len(kid)].encode("utf-8", "surrogatepass")

@@ -38,10 +38,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol, runtime_checkable
 
-from mcp_touchstone._record import record
 from mcp_touchstone.serde_json import JSON, canonical, from_str
 
 __all__ = [
@@ -56,7 +56,7 @@ DEFAULT_STORE_CAPACITY = 10_000
 """How many final responses the in-memory store keeps before evicting the least recently used."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StoredResponse:
     """An immutable JSON-RPC response, held as canonical JSON text (its id is not significant)."""
 

@@ -10,9 +10,8 @@ a pure function: :func:`admit` decides what Chio's ``async_evaluation_core.rs`` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-
-from mcp_touchstone._record import record
 
 __all__ = [
     "DURABLE_FALLBACK_MESSAGE",
@@ -63,7 +62,7 @@ class BudgetOutcomeKind(Enum):
     ERROR = "error"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RuntimeOutcome:
     """The runtime admission hook's answer: allowed, or denied with an optional reason."""
 
@@ -71,7 +70,7 @@ class RuntimeOutcome:
     reason: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BudgetOutcome:
     """The budget stage's answer.
 
@@ -84,7 +83,7 @@ class BudgetOutcome:
     released: bool = True
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AdmissionCandidate:
     """One ranked candidate with its caps (in units; ``None`` = no cap) and injected outcomes.
 
@@ -100,7 +99,7 @@ class AdmissionCandidate:
     budget: BudgetOutcome
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DurableAdmission:
     """A durable admission: the budget hold id a resumed one recorded (``None`` when fresh),
     and whether the operation requires payment (``None`` = the kernel's own rule,
@@ -110,7 +109,7 @@ class DurableAdmission:
     requires_payment: bool | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TraceEntry:
     """A visited candidate and the stages that ran for it, in order (empty when skipped)."""
 
@@ -118,7 +117,7 @@ class TraceEntry:
     ran: tuple[AdmissionStage, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AdmissionSelect:
     """The budget authorized this candidate: the grant is selected."""
 
@@ -126,7 +125,7 @@ class AdmissionSelect:
     trace: tuple[TraceEntry, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AdmissionPending:
     """The budget asked for approval on this candidate: a pending-approval outcome, not a deny."""
 
@@ -134,7 +133,7 @@ class AdmissionPending:
     trace: tuple[TraceEntry, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AdmissionDeny:
     """The request is denied at ``stage`` with ``message``."""
 

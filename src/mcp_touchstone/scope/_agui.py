@@ -11,10 +11,10 @@ event fields.  The ranking is computed and then ignored.  Mirrors bb-connor/arc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._record import record
 from mcp_touchstone._rust import rust_trim
 from mcp_touchstone.scope._entry import has_cumulative_approval
 from mcp_touchstone.scope._matcher import (
@@ -67,7 +67,7 @@ class EventClassification(Enum):
     ALERT = "alert"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TargetComponent:
     """The UI component an event targets."""
 
@@ -75,7 +75,7 @@ class TargetComponent:
     component_id: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AgUiEvent:
     """The event fields the capability-bound decision reads; ``payload`` is caller-controlled."""
 
@@ -91,7 +91,7 @@ class InvalidEventError(TouchstoneError, ValueError):
     """The event fails the proxy's boundary validation (an error, not a block)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AgUiForward:
     """The event is forwarded: the ranked matches and, in ranked order, those that bind it."""
 
@@ -99,7 +99,7 @@ class AgUiForward:
     binding: tuple[int, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AgUiBlock:
     """The event is blocked with the proxy's exact reason."""
 

@@ -8,15 +8,14 @@ array, unit enums written as a single-key map (``{"invoke": null}``), and per-ty
 policies.  Every failure raises :class:`ScopeDecodeError` naming the offending place.
 
 One decoder per Chio type, mirroring the type list of ``_types``, assembled from the serde
-forms of :mod:`._decode_forms` (whose wording comes from :mod:`mcp_touchstone._serde`); the
-common map shapes are read in one pass first (:mod:`._decode_fast`).
+forms of :mod:`._decode_forms` (whose wording comes from :mod:`mcp_touchstone._serde`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
-from mcp_touchstone.scope._decode_fast import fast_scope
 from mcp_touchstone.scope._decode_forms import (
     OPTIONAL,
     REQUIRED,
@@ -78,15 +77,10 @@ from mcp_touchstone.scope._types import (
 )
 from mcp_touchstone.serde_json import JSON
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import Final
-
 __all__ = [
     "ScopeDecodeError",
     "decode_constraint",
     "decode_scope",
-    "decode_scope_general",
     "decode_tool_grant",
 ]
 
@@ -152,6 +146,10 @@ _model_fields = struct_variant(
     ],
 )
 _strings = seq(string)
+_runtime_tier = unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")
+_autonomy_tier = unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")
+_sql_class = unit_enum(SqlOperationClass, "SqlOperationClass")
+_review_tier = unit_enum(ReviewTier, "ContentReviewTier")
 
 
 def _custom(value: JSON, where: Where) -> Custom:
@@ -190,22 +188,16 @@ _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, Where], Constraint]]] = {
     ),
     ConstraintKind.SELLER_EXACT: lambda v, w: SellerExact(string(v, w)),
     ConstraintKind.MINIMUM_RUNTIME_ASSURANCE: lambda v, w: MinimumRuntimeAssurance(
-        unit_enum(RuntimeAssuranceTier, "RuntimeAssuranceTier")(v, w)
+        _runtime_tier(v, w)
     ),
-    ConstraintKind.MINIMUM_AUTONOMY_TIER: lambda v, w: MinimumAutonomyTier(
-        unit_enum(GovernedAutonomyTier, "GovernedAutonomyTier")(v, w)
-    ),
+    ConstraintKind.MINIMUM_AUTONOMY_TIER: lambda v, w: MinimumAutonomyTier(_autonomy_tier(v, w)),
     ConstraintKind.CUSTOM: _custom,
     ConstraintKind.TABLE_ALLOWLIST: lambda v, w: TableAllowlist(_strings(v, w)),
     ConstraintKind.COLUMN_DENYLIST: lambda v, w: ColumnDenylist(_strings(v, w)),
     ConstraintKind.MAX_ROWS_RETURNED: lambda v, w: MaxRowsReturned(u64(v, w)),
-    ConstraintKind.OPERATION_CLASS: lambda v, w: OperationClass(
-        unit_enum(SqlOperationClass, "SqlOperationClass")(v, w)
-    ),
+    ConstraintKind.OPERATION_CLASS: lambda v, w: OperationClass(_sql_class(v, w)),
     ConstraintKind.AUDIENCE_ALLOWLIST: lambda v, w: AudienceAllowlist(_strings(v, w)),
-    ConstraintKind.CONTENT_REVIEW_TIER: lambda v, w: ContentReviewTier(
-        unit_enum(ReviewTier, "ContentReviewTier")(v, w)
-    ),
+    ConstraintKind.CONTENT_REVIEW_TIER: lambda v, w: ContentReviewTier(_review_tier(v, w)),
     ConstraintKind.MAX_TRANSACTION_AMOUNT_USD: lambda v, w: MaxTransactionAmountUsd(string(v, w)),
     ConstraintKind.REQUIRE_DUAL_APPROVAL: lambda v, w: RequireDualApproval(bool_(v, w)),
     ConstraintKind.MODEL_CONSTRAINT: lambda v, w: ModelConstraint(**_model_fields(v, w)),
@@ -213,8 +205,7 @@ _CONTENT: Final[dict[ConstraintKind, Callable[[JSON, Where], Constraint]]] = {
     ConstraintKind.MEMORY_WRITE_DENY_PATTERNS: lambda v, w: MemoryWriteDenyPatterns(_strings(v, w)),
 }
 _CONTENT_BY_TAG: Final = {kind.value: _CONTENT[kind] for kind in ConstraintKind}
-"""``_CONTENT`` by tag text: an ``Enum`` member's ``__hash__`` is a Python-level call, a
-string's is not, and the tag read is a string."""
+"""``_CONTENT`` keyed by the tag text a scope spells (``"path_prefix"``)."""
 _TAG_LIST: Final = ", ".join(f"`{kind.value}`" for kind in ConstraintKind)
 
 
@@ -333,17 +324,5 @@ def decode_scope(value: JSON, where: Where = "scope") -> ChioScope:
 
     Raises :class:`ScopeDecodeError` (a ``ValueError``) naming the offending place, e.g.
     ``scope.grants[0].operations[0]: unknown variant `Invoke`, expected one of ...``.
-
-    The common map shapes are read in one pass (:func:`._decode_fast.fast_scope`); anything
-    else, every error included, is decided by the general serde-shaped decoder below.
     """
-    fast = fast_scope(value)
-    if fast is not None:
-        return fast
-    return _scope(value, where)
-
-
-def decode_scope_general(value: JSON, where: Where = "scope") -> ChioScope:
-    """:func:`decode_scope` without its one-pass attempt, for a caller that has already had
-    :func:`._decode_fast.fast_scope` decline ``value`` (then the two are the same decoder)."""
     return _scope(value, where)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
+from typing import Any, Final, TypeAlias, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone._serde import (
@@ -24,16 +25,10 @@ from mcp_touchstone._serde import (
     sequence_fields,
     unknown_field,
 )
-from mcp_touchstone.scope._record import draft
 from mcp_touchstone.serde_json import JSON
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import Any, Final, TypeAlias, TypeVar
-
-    T = TypeVar("T")
-    E = TypeVar("E", bound=Enum)
-    R = TypeVar("R")
+E = TypeVar("E", bound=Enum)
+R = TypeVar("R")
 
 __all__ = [
     "OPTIONAL",
@@ -133,10 +128,7 @@ def seq(inner: Decoder) -> Decoder:
     def decode(value: JSON, where: Where) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise invalid_type_error(where, value, "a sequence")
-        out = []  # a loop, not a comprehension: a comprehension is a function call (3.11)
-        for i, item in enumerate(value):
-            out.append(inner(item, (where, i)))
-        return tuple(out)
+        return tuple(inner(item, (where, i)) for i, item in enumerate(value))
 
     return decode
 
@@ -235,29 +227,11 @@ def record(
 ) -> Callable[[JSON, Where], R]:
     """A serde-derived struct decoder that builds ``cls`` from the decoded fields."""
     as_struct = _struct(cls.__name__, fields, deny_unknown=deny_unknown)
-    names = tuple(f for f, _, _ in fields)
-    plain = cls.__bases__ == (object,) and "__post_init__" not in cls.__dict__
-    if not plain or getattr(cls, "__record_fields__", None) != names:
 
-        def decode(value: JSON, where: Where) -> R:
-            return cls(**as_struct(value, where))
+    def decode(value: JSON, where: Where) -> R:
+        return cls(**as_struct(value, where))
 
-        return decode
-
-    made = draft(cls)
-
-    def decode_plain(value: JSON, where: Where) -> R:
-        # cls(**fields) without the keyword call: every field of the record is decoded (the
-        # field lists are equal), stored on a draft with the record's slots, which then
-        # becomes a cls value (what the record's __init__ stores, see _record.draft).
-        obj = made()
-        for name, item in as_struct(value, where).items():
-            setattr(obj, name, item)
-        obj.__class__ = cls
-        built: R = obj
-        return built
-
-    return decode_plain
+    return decode
 
 
 def struct_variant(

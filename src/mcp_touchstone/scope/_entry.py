@@ -13,9 +13,9 @@ features, request), with the token otherwise verified and its subject bound.
 from __future__ import annotations
 
 from collections.abc import Set
+from dataclasses import dataclass
 from enum import Enum
 
-from mcp_touchstone._record import record
 from mcp_touchstone.scope._matcher import (
     ConstraintError,
     MatchedGrant,
@@ -64,7 +64,7 @@ class RefusalKind(Enum):
     UNSUPPORTED_CAPABILITY_FEATURE = "unsupported_capability_feature"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EntryRefused:
     """Refused before matching: the verifier's rejection or ``UnsupportedCapabilityFeature``."""
 
@@ -72,21 +72,21 @@ class EntryRefused:
     reason: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EntryAllowed:
     """Evaluate took the most specific match, ``matches.first()``."""
 
     matched: MatchedGrant
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EntryDenied:
     """Evaluate denied at matching, with its deny reason."""
 
     reason: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EntryMatches:
     """A direct matcher call's answer: the ranked list, or the matcher's constraint error."""
 

@@ -15,11 +15,11 @@ from :func:`resolve_required_hosted_matching_grants` only, :class:`HostedOutOfSc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
-from mcp_touchstone._record import record
 from mcp_touchstone.scope._arguments import ArgumentFacts
 from mcp_touchstone.scope._matcher import (
     MatchedGrant,
@@ -72,7 +72,7 @@ class ProvenanceEvidenceClass(Enum):
     VERIFIED = "verified"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ModelMetadata:
     """The calling model, carried on a hosted tool-call request (Chio's ``ModelMetadata``).
 
@@ -86,7 +86,7 @@ class ModelMetadata:
     provenance_class: ProvenanceEvidenceClass = ProvenanceEvidenceClass.ASSERTED
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InvalidConstraint:
     """A target grant's constraint could not be evaluated; ``message`` is the kernel error's
     full display, ``invalid capability constraint: <detail>`` (SCOPE-HOSTED-RX-3)."""
@@ -94,7 +94,7 @@ class InvalidConstraint:
     message: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HostedOutOfScope:
     """No grant covers the call (``KernelError::OutOfScope``); only the required form gives it."""
 
@@ -200,7 +200,7 @@ class HostedFacts:
 
     def _leaf_values(self) -> tuple[str, ...]:
         if self._values is None:
-            self._values = tuple(dict.fromkeys(self.facts.string_values))
+            self._values = tuple(dict.fromkeys(leaf.value for leaf in self.facts.string_leaves))
         return self._values
 
     def pattern_hits(self, pattern: str) -> bool | RegexCompileError:

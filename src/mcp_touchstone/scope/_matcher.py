@@ -1,5 +1,9 @@
 """Chio's portable scope matcher (rules ``SCOPE-RES-*``, ``SCOPE-RANK-*``, ``SCOPE-CON-*``).
 
+Mirrors bb-connor/arc ``crates/chio-kernel-core/src/scope.rs``: :func:`resolve_matching_grants`
+walks the grants through :func:`grant_covers`, which runs the target test and then
+:func:`constraints_match`, which asks :func:`constraint_matches` of each constraint in order.
+
 Outcomes are returned, never raised: a ranked tuple of :class:`MatchedGrant`, or one of the
 two :data:`ScopeMatchError` values.  Raising is reserved for misuse of the API (arguments that
 are not a JSON value), which is :class:`InvalidArgumentsError`.
@@ -7,12 +11,11 @@ are not a JSON value), which is :class:`InvalidArgumentsError`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.scope._arguments import ArgumentFacts
-from mcp_touchstone.scope._record import draft, record
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ChioScope,
@@ -29,10 +32,6 @@ from mcp_touchstone.scope._types import (
 )
 from mcp_touchstone.serde_json import JSON
 
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import Any
-
 __all__ = [
     "ConstraintError",
     "InvalidArgumentsError",
@@ -42,18 +41,19 @@ __all__ = [
     "check_arguments",
     "constraint_matches",
     "constraint_name",
+    "constraints_match",
+    "grant_covers",
     "grant_targets",
     "rank",
     "resolve_capability_grants",
     "resolve_matching_grants",
-    "resolve_parsed",
     "specificity",
 ]
 
 REFUSAL_PREFIX = "portable kernel cannot safely evaluate "
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MatchedGrant:
     """A grant that covers the call: its position in ``scope.grants``, the grant, its rank.
 
@@ -66,18 +66,12 @@ class MatchedGrant:
     specificity: tuple[int, int, int]
 
 
-_MatchDraft = draft(MatchedGrant)
-"""A mutable stand-in with the slots of :class:`MatchedGrant`: the resolution makes each match
-as a draft with its three fields stored, then given its class (:func:`._record.draft`), which
-is what ``MatchedGrant(index, grant, specificity)`` makes, without the call."""
-
-
-@record
+@dataclass(frozen=True, slots=True)
 class OutOfScope:
     """No grant covers the call; only :func:`resolve_capability_grants` returns it."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ConstraintError:
     """A target grant carries a constraint the portable kernel refuses to evaluate."""
 
@@ -97,30 +91,46 @@ def constraint_name(constraint: Constraint) -> str:
     return type(constraint).KIND.value
 
 
-_DECIDERS: dict[type, Callable[[Any, ArgumentFacts], bool]] = {
-    PathPrefix: lambda c, facts: facts.path_prefix(c.prefix),
-    DomainExact: lambda c, facts: facts.domain_exact(c.domain),
-    DomainGlob: lambda c, facts: facts.domain_glob(c.pattern),
-    MaxLength: lambda c, facts: facts.max_length(c.limit),
-    MaxArgsSize: lambda c, facts: facts.max_args_size(c.limit),
-    Custom: lambda c, facts: facts.custom(c.key, c.expected),
-    AudienceAllowlist: lambda c, facts: facts.audience_allowlist(c.allowed),
-    MemoryStoreAllowlist: lambda c, facts: facts.memory_store_allowlist(c.allowed),
-}
-"""How each of the 8 decided variants reads the facts; every other variant is refused."""
-
-
 def constraint_matches(constraint: Constraint, facts: ArgumentFacts) -> bool | ConstraintError:
-    """Evaluate one constraint against the call's argument facts.
+    """Evaluate one constraint against the call's arguments (upstream ``constraint_matches``).
 
     The 8 portable variants give a verdict; the 16 others give the refusal
     ``ConstraintError("portable kernel cannot safely evaluate <tag>")`` whatever the
     arguments (SCOPE-CON-1, SCOPE-CON-2).
     """
-    decide = _DECIDERS.get(type(constraint))
-    if decide is None:
-        return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
-    return decide(constraint, facts)
+    match constraint:
+        case PathPrefix(prefix):
+            return facts.path_prefix(prefix)
+        case DomainExact(expected):
+            return facts.domain_exact(expected)
+        case DomainGlob(pattern):
+            return facts.domain_glob(pattern)
+        case MaxLength(limit):
+            return facts.max_length(limit)
+        case MaxArgsSize(limit):
+            return facts.max_args_size(limit)
+        case Custom(key, expected):
+            return facts.custom(key, expected)
+        case AudienceAllowlist(allowed):
+            return facts.audience_allowlist(allowed)
+        case MemoryStoreAllowlist(allowed):
+            return facts.memory_store_allowlist(allowed)
+        case _:
+            return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
+
+
+def constraints_match(
+    constraints: tuple[Constraint, ...], facts: ArgumentFacts
+) -> bool | ConstraintError:
+    """Every constraint holds, checked in order: the first false one ends the walk with false,
+    the first refusal with its error (SCOPE-RES-2, SCOPE-RES-3)."""
+    for constraint in constraints:
+        matched = constraint_matches(constraint, facts)
+        if isinstance(matched, ConstraintError):
+            return matched
+        if not matched:
+            return False
+    return True
 
 
 def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
@@ -131,6 +141,16 @@ def grant_targets(grant: ToolGrant, tool_name: str, server_id: str) -> bool:
         and grant.tool_name in ("*", tool_name)
         and Operation.INVOKE in grant.operations
     )
+
+
+def grant_covers(
+    grant: ToolGrant, tool_name: str, server_id: str, facts: ArgumentFacts
+) -> bool | ConstraintError:
+    """A grant covers the call when it targets it and its constraints all hold; a grant that
+    does not target the call never has its constraints read (SCOPE-RES-1, SCOPE-RES-4)."""
+    if not grant_targets(grant, tool_name, server_id):
+        return False
+    return constraints_match(grant.constraints, facts)
 
 
 def specificity(grant: ToolGrant, tool_name: str, server_id: str) -> tuple[int, int, int]:
@@ -151,9 +171,7 @@ def _rank_key(match: MatchedGrant) -> tuple[int, int, int, int]:
 
 def rank(matches: list[MatchedGrant]) -> tuple[MatchedGrant, ...]:
     """Sort by specificity, descending, then by ascending index (SCOPE-RANK-2)."""
-    if len(matches) > 1:  # Fewer than two are in order already.
-        matches.sort(key=_rank_key)
-    return tuple(matches)
+    return tuple(sorted(matches, key=_rank_key))
 
 
 def check_arguments(arguments: JSON) -> None:
@@ -162,39 +180,6 @@ def check_arguments(arguments: JSON) -> None:
         serde_json.validate(arguments, where="arguments")
     except serde_json.JsonError as exc:
         raise InvalidArgumentsError(str(exc)) from None
-
-
-def resolve_parsed(
-    scope: ChioScope, tool_name: str, server_id: str, arguments: JSON
-) -> tuple[MatchedGrant, ...] | ConstraintError:
-    """:func:`resolve_matching_grants` for ``arguments`` that ``serde_json.from_str`` produced:
-    such a value always passes :func:`check_arguments`, so the check is left out (the harness
-    server's parsed-input operations, ``harness/_parsed.py``); the resolution itself, which
-    :func:`resolve_matching_grants` runs after the check."""
-    facts: ArgumentFacts | None = None  # made at the first constraint to decide
-    deciders = _DECIDERS
-    matches: list[MatchedGrant] = []
-    for index, grant in enumerate(scope.grants):
-        if not grant_targets(grant, tool_name, server_id):
-            continue
-        covered = True
-        for constraint in grant.constraints:
-            if facts is None:
-                facts = ArgumentFacts(arguments)
-            decide = deciders.get(type(constraint))
-            if decide is None:
-                return ConstraintError(REFUSAL_PREFIX + constraint_name(constraint))
-            if not decide(constraint, facts):
-                covered = False
-                break
-        if covered:
-            match = _MatchDraft()  # MatchedGrant(index, grant, ...) without the call
-            match.index = index
-            match.grant = grant
-            match.specificity = specificity(grant, tool_name, server_id)
-            match.__class__ = MatchedGrant
-            matches.append(match)
-    return rank(matches) if len(matches) > 1 else tuple(matches)  # fewer than two: in order
 
 
 def resolve_matching_grants(
@@ -212,7 +197,16 @@ def resolve_matching_grants(
     Raises :class:`InvalidArgumentsError` if ``arguments`` is not a serde_json-representable value.
     """
     check_arguments(arguments)
-    return resolve_parsed(scope, tool_name, server_id, arguments)
+    facts = ArgumentFacts(arguments)
+    matches: list[MatchedGrant] = []
+    for index, grant in enumerate(scope.grants):
+        covered = grant_covers(grant, tool_name, server_id, facts)
+        if isinstance(covered, ConstraintError):
+            return covered
+        if not covered:
+            continue
+        matches.append(MatchedGrant(index, grant, specificity(grant, tool_name, server_id)))
+    return rank(matches)
 
 
 def resolve_capability_grants(

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Protocol
 
-from mcp_touchstone._record import record
 from mcp_touchstone.scope._regex_size import SIZE_LIMIT_TEXT, exceeds_size_limit
 
 __all__ = [
@@ -60,7 +60,7 @@ class _Engine(Protocol):
     def is_match(self, haystack: str) -> bool: ...  # pragma: no cover - protocol
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RegexCompileError:
     """``Regex::new`` refused the pattern; ``detail`` is the crate's ``Display`` of the error."""
 
@@ -68,7 +68,7 @@ class RegexCompileError:
     detail: str
 
 
-@record(eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class RustRegex:
     """A pattern compiled by the Rust ``regex`` crate."""
 

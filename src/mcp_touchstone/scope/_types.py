@@ -4,22 +4,18 @@ The field names follow Chio's own JSON keys.  Decoding from JSON lives in
 :mod:`mcp_touchstone.scope._decode`; nothing here parses or validates.
 Enums are plain :class:`enum.Enum` (not ``Literal``) so the proof tooling can target them.
 
-Each class is made by :func:`._record.record`: the behaviour of
-``@dataclass(frozen=True, slots=True)``, cheaper to define.
+Each class is a ``@dataclass(frozen=True, slots=True)``: immutable, compared and hashed by
+its fields.
 
-Length (~470 lines): one frozen record per Chio constraint variant (25) plus the grants;
+Length (~470 lines): one frozen dataclass per Chio constraint variant (24) plus the grants;
 splitting the variants from their union would only scatter a flat list.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-
-from mcp_touchstone.scope._record import record
-
-TYPE_CHECKING = False  # typing's constant, without importing typing at run time (start-up)
-if TYPE_CHECKING:
-    from typing import ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias
 
 __all__ = [
     "DECIDED_KINDS",
@@ -175,7 +171,7 @@ REFUSED_KINDS: frozenset[ConstraintKind] = frozenset(ConstraintKind) - DECIDED_K
 """The 16 variants the portable matcher refuses with a constraint error (SCOPE-CON-2)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MonetaryAmount:
     """``{"units": u64, "currency": str}``; unknown fields are rejected at decode."""
 
@@ -183,7 +179,7 @@ class MonetaryAmount:
     currency: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CumulativeApprovalRootBindingBody:
     """The signed body of a cumulative-approval root binding (shape only, never verified)."""
 
@@ -200,7 +196,7 @@ class CumulativeApprovalRootBindingBody:
     root_expires_at: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CumulativeApprovalRootBinding:
     """A root binding carried by ``require_cumulative_approval_above`` (shape only)."""
 
@@ -212,7 +208,7 @@ class CumulativeApprovalRootBinding:
 # --------------------------------------------------------------------------- constraints
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PathPrefix:
     """Every path-like string leaf must sit under ``prefix`` (decided)."""
 
@@ -220,7 +216,7 @@ class PathPrefix:
     prefix: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DomainExact:
     """Every domain-like string leaf must equal ``domain`` after normalization (decided)."""
 
@@ -228,7 +224,7 @@ class DomainExact:
     domain: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DomainGlob:
     """Every domain-like string leaf must match the ``*`` glob ``pattern`` (decided)."""
 
@@ -236,7 +232,7 @@ class DomainGlob:
     pattern: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RegexMatch:
     """A regular expression over the arguments (refused by the portable matcher)."""
 
@@ -244,7 +240,7 @@ class RegexMatch:
     pattern: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MaxLength:
     """Every string leaf is at most ``limit`` UTF-8 bytes (decided)."""
 
@@ -252,7 +248,7 @@ class MaxLength:
     limit: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MaxArgsSize:
     """The compact serde_json rendering of the arguments is at most ``limit`` bytes (decided)."""
 
@@ -260,14 +256,14 @@ class MaxArgsSize:
     limit: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class GovernedIntentRequired:
     """Requests must carry a governed intent (refused)."""
 
     KIND: ClassVar[ConstraintKind] = ConstraintKind.GOVERNED_INTENT_REQUIRED
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequireApprovalAbove:
     """Approval needed at or above ``threshold_units`` (refused)."""
 
@@ -275,7 +271,7 @@ class RequireApprovalAbove:
     threshold_units: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequireCumulativeApprovalAbove:
     """Cumulative-spend approval (refused by the matcher; refused scope-wide by evaluate)."""
 
@@ -286,7 +282,7 @@ class RequireCumulativeApprovalAbove:
     cumulative_approval_root_binding: CumulativeApprovalRootBinding | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SellerExact:
     """Commerce approval for exactly ``seller`` (refused)."""
 
@@ -294,7 +290,7 @@ class SellerExact:
     seller: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MinimumRuntimeAssurance:
     """Runtime attestation at or above ``tier`` (refused)."""
 
@@ -302,7 +298,7 @@ class MinimumRuntimeAssurance:
     tier: RuntimeAssuranceTier
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MinimumAutonomyTier:
     """Autonomy context at or above ``tier`` (refused)."""
 
@@ -310,7 +306,7 @@ class MinimumAutonomyTier:
     tier: GovernedAutonomyTier
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Custom:
     """Some object entry ``key`` anywhere in the arguments holds the string ``expected``."""
 
@@ -319,7 +315,7 @@ class Custom:
     expected: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TableAllowlist:
     """Database tables the grant may reference (refused)."""
 
@@ -327,7 +323,7 @@ class TableAllowlist:
     tables: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ColumnDenylist:
     """Forbidden ``table.column`` names (refused)."""
 
@@ -335,7 +331,7 @@ class ColumnDenylist:
     columns: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MaxRowsReturned:
     """Row cap on query results (refused)."""
 
@@ -343,7 +339,7 @@ class MaxRowsReturned:
     limit: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OperationClass:
     """SQL operation class (refused)."""
 
@@ -351,7 +347,7 @@ class OperationClass:
     operation_class: SqlOperationClass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AudienceAllowlist:
     """Every value under an audience key must be one of ``allowed`` (decided, strict)."""
 
@@ -359,7 +355,7 @@ class AudienceAllowlist:
     allowed: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ContentReviewTier:
     """Content review demanded of downstream guards (refused)."""
 
@@ -367,7 +363,7 @@ class ContentReviewTier:
     tier: ReviewTier
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MaxTransactionAmountUsd:
     """Decimal string cap in USD, never validated as a number (refused)."""
 
@@ -375,7 +371,7 @@ class MaxTransactionAmountUsd:
     amount: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequireDualApproval:
     """Dual approval flag (refused, whatever its value)."""
 
@@ -383,7 +379,7 @@ class RequireDualApproval:
     required: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ModelConstraint:
     """Model allowlist and safety floor (refused)."""
 
@@ -392,7 +388,7 @@ class ModelConstraint:
     min_safety_tier: ModelSafetyTier | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MemoryStoreAllowlist:
     """Every value under a memory-store key must be one of ``allowed`` (decided, strict)."""
 
@@ -400,7 +396,7 @@ class MemoryStoreAllowlist:
     allowed: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MemoryWriteDenyPatterns:
     """Regexes that block memory writes (refused)."""
 
@@ -440,7 +436,7 @@ Constraint: TypeAlias = (
 # --------------------------------------------------------------------------- grants
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ToolGrant:
     """Authorization for one tool on one server (``"*"`` is the only wildcard)."""
 
@@ -454,7 +450,7 @@ class ToolGrant:
     dpop_required: bool | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ResourceGrant:
     """A resource grant; decoded and validated, never read by the tool matcher."""
 
@@ -462,7 +458,7 @@ class ResourceGrant:
     operations: tuple[Operation, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PromptGrant:
     """A prompt grant; decoded and validated, never read by the tool matcher."""
 
@@ -470,7 +466,7 @@ class PromptGrant:
     operations: tuple[Operation, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChioScope:
     """What a capability token authorizes; only ``grants`` takes part in tool matching."""
 

@@ -16,6 +16,7 @@ exactly as a nonexistent one.  The pure core:
 from mcp_touchstone._errors import RpcError
 from mcp_touchstone._rust import RUST_WHITE_SPACE, split_whitespace
 from mcp_touchstone.visibility._dispatch import (
+    JSONRPC_VERSION,
     Catalog,
     Dispatched,
     Entry,
@@ -63,6 +64,7 @@ from mcp_touchstone.visibility._template import match_uri_template, uri_template
 __all__ = [
     "ANONYMOUS",
     "IDENTITY_KEY",
+    "JSONRPC_VERSION",
     "RUST_WHITE_SPACE",
     "SCOPES_KEY",
     "TAGS_KEY",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from mcp_touchstone._errors import (
     RpcError,
 )
-from mcp_touchstone._record import field, record
 from mcp_touchstone.serde_json import JSON, frozen_object
 from mcp_touchstone.visibility._policy import (
     ComponentKind,
@@ -75,7 +75,7 @@ class Profile(enum.Enum):
     """Every hole of the turbomcp profile closed (VIS-STRICT-*)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One listed component: its id (name, URI or URI template), its ``_meta``, and the
     object as listed (returned unchanged in a filtered list)."""
@@ -89,7 +89,7 @@ class Entry:
         object.__setattr__(self, "wire", frozen_object(self.wire))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Page:
     """One page of a list: the cursor that fetches it (``None`` for the first page), its
     items in order, and the cursor of the next page, if any."""
@@ -111,7 +111,7 @@ class Page:
         return index.get(key)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Listing:
     """What a registered list handler answers: its pages, or ``error`` for every call.
 
@@ -136,7 +136,7 @@ class Listing:
         return Page((), cursor, None)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Catalog:
     """The server's four list handlers; ``None`` means the capability is not registered."""
 
@@ -156,7 +156,7 @@ class Catalog:
         return self.prompts
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Request:
     """A JSON-RPC request: ``id`` (i64 or string), ``method``, ``params`` (``None`` when
     absent or ``null``, which the upstream does not tell apart), and the ``jsonrpc`` version
@@ -168,7 +168,7 @@ class Request:
     jsonrpc: str = JSONRPC_VERSION
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Listed:
     """A list request's answer: the page after filtering (order kept, cursor untouched)."""
 
@@ -177,14 +177,14 @@ class Listed:
     next_cursor: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Refused:
     """The request is answered before its handler runs: the full JSON-RPC response object."""
 
     response: dict[str, JSON]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Dispatched:
     """The request passes the visibility layer and reaches its handler."""
 

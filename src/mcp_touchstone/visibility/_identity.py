@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone._rust import split_whitespace
 from mcp_touchstone.serde_json import JSON, frozen_object
 
@@ -31,7 +31,7 @@ class IdentityClaims(Protocol):
         ...
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Identity:
     """A caller: anonymous (``subject is None``) or a bearer with a subject and claims.
 

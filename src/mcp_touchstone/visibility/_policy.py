@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from mcp_touchstone._record import field, record
 from mcp_touchstone.serde_json import JSON, frozen_object
 from mcp_touchstone.visibility._identity import ANONYMOUS, IdentityClaims, has_scopes
 from mcp_touchstone.visibility._meta import declared_scopes_of, tags_of
@@ -37,7 +37,7 @@ class ProtocolVersion(enum.Enum):
         return self is ProtocolVersion.V2026_07_28
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequestContext:
     """The request being served, as a policy sees it: revision, caller and propagated ``_meta``.
 
@@ -53,7 +53,7 @@ class RequestContext:
         object.__setattr__(self, "propagated_meta", frozen_object(self.propagated_meta))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class VisibleComponent:
     """One component as a policy sees it (VIS-POL-6).
 
@@ -86,7 +86,7 @@ class VisibilityPolicy(Protocol):
         ...
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Visibility:
     """The built-in policy: hide by tag and/or hide what the caller lacks the scopes for.
 

@@ -18,9 +18,9 @@ Pure functions over JSON values; serde's wording comes from :mod:`mcp_touchstone
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mcp_touchstone._errors import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, TouchstoneError
-from mcp_touchstone._record import record
 from mcp_touchstone._serde import invalid_type
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility._policy import ProtocolVersion
@@ -144,7 +144,7 @@ _COMPLETE_FIELDS: tuple[tuple[str, Reader, bool], ...] = (
 )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CompletionTarget:
     """What a well-formed completion names: ``ref/prompt`` by ``name`` or ``ref/resource`` by
     ``uri``."""

@@ -9,8 +9,8 @@ the struct shapes involved, as pure functions over JSON values.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
-from mcp_touchstone._record import record
 from mcp_touchstone._serde import SerdeError, missing_field, sequence_fields
 from mcp_touchstone._serde import invalid_type as serde_invalid_type
 from mcp_touchstone.serde_json import JSON
@@ -31,7 +31,7 @@ class FieldKind(enum.Enum):
     MAP_OF_STRINGS = "map_of_strings"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Field:
     """One field of a derive(Deserialize) struct: wire name, shape, and whether it has
     ``#[serde(default)]``."""
