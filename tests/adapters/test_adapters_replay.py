@@ -207,3 +207,14 @@ def test_install_needs_a_boundary() -> None:
 
     with pytest.raises(ValueError, match="RequestStateBoundary"):
         ReplayGuard(InMemoryRequestStateStore()).install(Server("bare"))
+
+
+def test_no_wait_still_takes_a_free_key() -> None:
+    """ADAPT-REPLAY-5: with ``lock_wait=0`` a retry never waits, but a key nobody holds is still
+    taken: the round runs and its retry is replayed."""
+    runs: list[str] = []
+    first, second = anyio.run(
+        _rounds, _server(InMemoryRequestStateStore(), runs, lock_wait=0), [YES, YES]
+    )
+    assert runs == ["b1"]
+    assert first == second

@@ -109,10 +109,13 @@ class _KeyLocks:
         self._locks[key] = (lock, users + 1)
         try:
             try:
-                with anyio.fail_after(max(deadline - anyio.current_time(), 0)):
-                    await lock.acquire()
-            except TimeoutError:
-                raise _BusyError from None
+                lock.acquire_nowait()
+            except anyio.WouldBlock:
+                try:
+                    with anyio.fail_after(max(deadline - anyio.current_time(), 0)):
+                        await lock.acquire()
+                except TimeoutError:
+                    raise _BusyError from None
             try:
                 yield
             finally:
