@@ -42,7 +42,7 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone.mrtr._store import StoredResponse
+from mcp_touchstone.mrtr import StoredResponse
 
 __all__ = [
     "AsyncRedisRequestStateStore",

@@ -41,14 +41,14 @@ import anyio
 from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPError
 
+from mcp_touchstone._errors import TouchstoneError
 from mcp_touchstone.adapters.redis_store import (
     AsyncRedisRequestStateStore,
     Begun,
     RedisRequestStateStore,
     StoreUnavailableError,
 )
-from mcp_touchstone.mrtr import input_responses_digest
-from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, StoredResponse
+from mcp_touchstone.mrtr import InMemoryRequestStateStore, StoredResponse, input_responses_digest
 
 __all__ = ["DEFAULT_LOCK_WAIT", "ReplayGuard"]
 
@@ -89,7 +89,7 @@ def _in_progress() -> MCPError:
     return MCPError(-32603, "Final round in progress", {"reason": "in_progress"})
 
 
-class _BusyError(Exception):
+class _BusyError(TouchstoneError):
     """The wait for a key ran out."""
 
 
