@@ -55,8 +55,8 @@ def test_implementation_modules_are_private(package: str) -> None:
 
 def test_every_scope_name_is_its_definition_on_first_access() -> None:
     """The scope package's public API: in a fresh interpreter the first access of each name of
-    ``scope.__all__`` is the very object its defining module holds, and ``dir`` lists exactly
-    ``__all__``."""
+    ``scope.__all__`` is the very object its defining module holds, each name is listed once, and
+    the package binds no other public name."""
     import subprocess
     import sys
 
@@ -69,7 +69,9 @@ def test_every_scope_name_is_its_definition_on_first_access() -> None:
         "    if isinstance(home, str) and getattr(obj, '__name__', None) == name:\n"
         "        assert home.startswith('mcp_touchstone.scope.'), (name, home)\n"
         "        assert getattr(importlib.import_module(home), name) is obj, name\n"
-        "assert sorted(dir(scope)) == sorted(scope.__all__)\n"
+        "assert len(set(scope.__all__)) == len(scope.__all__)\n"
+        "extra = [n for n in dir(scope) if not n.startswith('_') and n not in scope.__all__]\n"
+        "assert extra == ['annotations'], extra\n"
         "print(len(scope.__all__))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

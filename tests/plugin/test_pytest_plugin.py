@@ -1,4 +1,4 @@
-"""The pytest plugin (``mcp_touchstone.conformance.pytest_plugin``): the vectors as pytest items,
+"""The pytest plugin (``mcp_touchstone.conformance._pytest_plugin``): the vectors as pytest items,
 run by pytest in a subprocess (``pytester``) against the Node.js harness and the reference."""
 
 from __future__ import annotations
