@@ -204,3 +204,13 @@ upstream-harnesses: $(STAMP_DEV)
 ## Node harness; writes docs/upstream-matrix.md (conformance/upstream/matrix.py).
 upstream-matrix: upstream-harnesses $(NODE_STAMP)
 	$(BIN)/python conformance/upstream/matrix.py
+
+## soak: the adapters under load and faults (bench/soak.py): 200 concurrent clients on an `mcp`
+## and a FastMCP server, bare and guarded, with a durable redis-server killed and SIGSTOPped;
+## loopback only, under 5 min; exits 1 when a goal is missed.  soak-short: the CI run, under 2 min.
+.PHONY: soak soak-short
+soak: $(STAMP_DEV) redis-server
+	$(BIN)/python bench/soak.py
+
+soak-short: $(STAMP_DEV) redis-server
+	$(BIN)/python bench/soak.py --short

@@ -27,3 +27,12 @@ def redis_client(redis_port: int) -> Iterator[Any]:
     yield client
     client.flushall()
     client.close()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[Any]:
+    """A durable ``redis-server`` of this test's own, to kill, restart, stop and continue."""
+    from tests.adapters._redis import redis_process
+
+    with redis_process() as server:
+        yield server

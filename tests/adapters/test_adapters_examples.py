@@ -8,6 +8,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,10 +22,15 @@ def _free_port() -> int:
         return port
 
 
-def test_example_server_and_client() -> None:
-    """The example shows hidden == nonexistent, a step-up, and a replayed final round."""
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_example_server_and_client(store: str, request: pytest.FixtureRequest) -> None:
+    """The example shows hidden == nonexistent, a step-up, and a replayed final round (its
+    store in memory, or on Redis when REDIS_URL is set: ADAPT-REPLAY-8's asyncio store)."""
     port = _free_port()
     env = {**os.environ, "PORT": str(port)}
+    if store == "redis":
+        redis_port: Any = request.getfixturevalue("redis_port")
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
     server = subprocess.Popen(
         [sys.executable, "-m", "mcp_touchstone.examples.server"],
         env=env,

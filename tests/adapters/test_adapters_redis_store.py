@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from mcp_touchstone.adapters.redis_store import RedisRequestStateStore, ReservationTimeoutError
@@ -197,3 +198,156 @@ def test_two_processes_retrying_one_final_round_run_the_handler_once(
     assert {first["id"], second["id"]} == {10, 11}
     assert {**first, "id": 0} == {**second, "id": 0}
     assert first["result"]["content"][0]["text"] == "done"
+
+
+# ----------------------------------------------------------------------- the asyncio store
+
+
+def _async_store(port: int, **kwargs: Any) -> Any:
+    from mcp_touchstone.adapters.redis_store import AsyncRedisRequestStateStore
+
+    return AsyncRedisRequestStateStore.from_url(f"redis://127.0.0.1:{port}/0", **kwargs)
+
+
+def test_begin_claims_once_and_commit_replaces_the_claim(
+    redis_client: Any, redis_port: int
+) -> None:
+    """ADAPT-STORE-7: ``begin`` claims a free round (``SET NX EXAT exp``) and answers ``busy``
+    to a second caller; ``commit`` replaces the claim by the final in one script, after which
+    ``begin`` answers the final's text."""
+
+    async def main() -> list[Any]:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        first = await store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+        second = await store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+        assert first.token is not None
+        await store.commit("k", _response(1), exp, claim="k", token=first.token, committed=None)
+        third = await store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+        await store.aclose()
+        return [first.outcome, second.outcome, third.outcome, third.text, exp]
+
+    *answers, exp = anyio.run(main)
+    assert answers == ["claimed", "busy", "final", _response(1).text]
+    assert redis_client.expiretime("touchstone:mrtr:r:k") == exp
+    assert redis_client.exists("touchstone:mrtr:c:k") == 0
+
+
+def test_a_final_is_live_strictly_before_exp(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-7: as ``get``, ``begin`` answers a final only while ``exp > now`` and deletes
+    one it finds expired (then claims the round)."""
+
+    async def main() -> list[str]:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        begun = await store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+        assert begun.token is not None
+        await store.commit("k", _response(1), exp, claim="k", token=begun.token, committed=None)
+        late = await store.begin("k", claim="k", committed=None, now=exp, exp=exp + 60)
+        await store.aclose()
+        return [late.outcome]
+
+    assert anyio.run(main) == ["claimed"]
+
+
+def test_abandon_frees_the_claim_and_a_lost_claim_stores_nothing(
+    redis_client: Any, redis_port: int
+) -> None:
+    """ADAPT-STORE-7: ``abandon`` deletes the caller's own claim only; a ``commit`` whose claim
+    is gone stores nothing and raises StoreUnavailableError."""
+    from mcp_touchstone.adapters.redis_store import StoreUnavailableError
+
+    async def main() -> None:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        mine = await store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+        assert mine.token is not None
+        await store.abandon("k", "not-the-token")
+        assert redis_client.exists("touchstone:mrtr:c:k") == 1
+        await store.abandon("k", mine.token)
+        assert redis_client.exists("touchstone:mrtr:c:k") == 0
+        with pytest.raises(StoreUnavailableError, match="lost the claim"):
+            await store.commit("k", _response(1), exp, claim="k", token=mine.token, committed=None)
+        assert redis_client.exists("touchstone:mrtr:r:k") == 0
+        await store.aclose()
+
+    anyio.run(main)
+
+
+def test_single_use_marks_the_state_committed(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-7: with a ``committed`` key, ``commit`` marks the state, and ``begin`` of
+    another key of that state answers ``committed``."""
+
+    async def main() -> str:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        one = await store.begin("s.a", claim="s", committed="s.committed", now=NOW, exp=exp)
+        assert one.token is not None
+        await store.commit(
+            "s.a", _response(1), exp, claim="s", token=one.token, committed="s.committed"
+        )
+        other = await store.begin("s.b", claim="s", committed="s.committed", now=NOW, exp=exp)
+        await store.aclose()
+        return str(other.outcome)
+
+    assert anyio.run(main) == "committed"
+
+
+def test_every_call_has_a_deadline(own_redis: Any) -> None:
+    """ADAPT-STORE-8: a stopped Redis is StoreUnavailableError within the deadline, a killed
+    one at once; a deadline that is not positive is a clear ValueError."""
+    from mcp_touchstone.adapters.redis_store import StoreUnavailableError
+
+    async def attempt() -> tuple[str, float]:
+        store = _async_store(own_redis.port, deadline=0.3)
+        started = time.monotonic()
+        try:
+            await store.begin("k", claim="k", committed=None, now=NOW, exp=NOW + 60)
+        except StoreUnavailableError as exc:
+            return str(exc), time.monotonic() - started
+        finally:
+            await store.aclose()
+        raise AssertionError("the call did not fail")
+
+    own_redis.stop()
+    try:
+        message, took = anyio.run(attempt)
+    finally:
+        own_redis.cont()
+    assert message == "the Redis store did not answer begin within 0.3 s"
+    assert took < 0.6
+    own_redis.kill()
+    message, took = anyio.run(attempt)
+    assert message == "the Redis store failed begin: ConnectionError"
+    assert took < 0.3
+    with pytest.raises(ValueError, match="deadline"):
+        _async_store(own_redis.port, deadline=0)
+
+
+def test_more_calls_than_connections_wait_for_one(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-8: ``from_url`` bounds the open connections; 300 calls at once on 8
+    connections all succeed, each awaiting a free connection within the deadline."""
+
+    async def main() -> list[str]:
+        store = _async_store(redis_port, max_connections=8)
+        exp = int(time.time()) + 60
+
+        async def one(i: int) -> str:
+            begun = await store.begin(f"k{i}", claim=f"k{i}", committed=None, now=NOW, exp=exp)
+            return str(begun.outcome)
+
+        try:
+            async with anyio.create_task_group() as tg:
+                outcomes: list[str] = []
+
+                async def run(i: int) -> None:
+                    outcomes.append(await one(i))
+
+                for i in range(300):
+                    tg.start_soon(run, i)
+        finally:
+            await store.aclose()
+        return outcomes
+
+    assert anyio.run(main) == ["claimed"] * 300
+    assert len(redis_client.keys("touchstone:mrtr:c:*")) == 300

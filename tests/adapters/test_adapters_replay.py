@@ -7,12 +7,16 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from fastmcp import Context as FastContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.request_state import RequestStateSecurity
 
-from mcp_touchstone.adapters.redis_store import RedisRequestStateStore
+from mcp_touchstone.adapters.redis_store import (
+    AsyncRedisRequestStateStore,
+    RedisRequestStateStore,
+)
 from mcp_touchstone.adapters.replay import ReplayGuard
-from mcp_touchstone.mrtr._store import InMemoryRequestStateStore, RequestStateStore
+from mcp_touchstone.mrtr._store import InMemoryRequestStateStore
 
 FORM = types.ElicitRequest(
     params=types.ElicitRequestFormParams(
@@ -22,7 +26,7 @@ FORM = types.ElicitRequest(
 )
 
 
-def _server(store: RequestStateStore | None, runs: list[str], **guard: Any) -> MCPServer:
+def _server(store: Any, runs: list[str], **guard: Any) -> MCPServer:
     server = MCPServer("replay-demo", request_state_security=RequestStateSecurity(keys=[b"k" * 32]))
 
     @server.tool()
@@ -40,13 +44,19 @@ def _server(store: RequestStateStore | None, runs: list[str], **guard: Any) -> M
     return server
 
 
-async def _rounds(server: MCPServer, retries: list[dict[str, Any]]) -> list[Any]:
+async def _rounds(server: Any, retries: list[dict[str, Any]]) -> list[Any]:
     """Round one, then each retry's answers with round one's state; each answer as JSON."""
     from mcp import Client
     from mcp.shared.exceptions import MCPError
 
     out: list[Any] = []
-    async with Client(server, mode="2026-07-28") as client:
+    if type(server).__module__.startswith("fastmcp"):
+        from fastmcp import Client as FastClient
+
+        client: Any = FastClient(server, mode="2026-07-28")
+    else:
+        client = Client(server, mode="2026-07-28")
+    async with client:
         session = client.session
         first = await session.call_tool("purge", {"bucket": "b1"}, allow_input_required=True)
         assert isinstance(first, types.InputRequiredResult)
@@ -143,10 +153,49 @@ def test_a_tampered_state_never_reaches_the_store() -> None:
     assert Spy.looked == 0
 
 
-def test_the_guard_works_on_the_redis_store(redis_client: Any) -> None:
+def test_the_guard_works_on_the_redis_store(redis_client: Any, redis_port: int) -> None:
     """ADAPT-REPLAY-1 with the shared store: the replay comes from Redis."""
     runs: list[str] = []
-    server = _server(RedisRequestStateStore(redis_client), runs)
+
+    async def main() -> list[Any]:
+        store = AsyncRedisRequestStateStore.from_url(f"redis://127.0.0.1:{redis_port}/0")
+        try:
+            return await _rounds(_server(store, runs), [YES, YES])
+        finally:
+            await store.aclose()
+
+    first, second = anyio.run(main)
+    assert runs == ["b1"]
+    assert first == second
+    assert redis_client.keys("touchstone:mrtr:c:*") == []  # the claim gave way to the final
+
+
+def test_the_guard_refuses_a_store_that_blocks_the_loop(redis_client: Any) -> None:
+    """ADAPT-REPLAY-8: the synchronous Redis store (and any store but the two the guard knows)
+    is refused at set-up, in one line naming the store to use."""
+    with pytest.raises(TypeError, match="AsyncRedisRequestStateStore"):
+        ReplayGuard(RedisRequestStateStore(redis_client))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not dict"):
+        ReplayGuard({})  # type: ignore[arg-type]
+
+
+def test_the_guard_works_on_fastmcp() -> None:
+    """ADAPT-REPLAY-1 on a FastMCP server: its boundary is found and guarded the same way."""
+    from fastmcp import FastMCP
+
+    runs: list[str] = []
+    server = FastMCP("replay-fast", request_state_security=RequestStateSecurity(keys=[b"k" * 32]))
+
+    @server.tool()
+    async def purge(bucket: str, ctx: FastContext) -> Any:
+        if not ctx.input_responses:
+            return types.InputRequiredResult(
+                input_requests={"confirm": FORM}, request_state=f"purge:{bucket}"
+            )
+        runs.append(bucket)
+        return f"purged {bucket} run {len(runs)}"
+
+    ReplayGuard(InMemoryRequestStateStore()).install(server)
     first, second = anyio.run(_rounds, server, [YES, YES])
     assert runs == ["b1"]
     assert first == second
@@ -158,3 +207,14 @@ def test_install_needs_a_boundary() -> None:
 
     with pytest.raises(ValueError, match="RequestStateBoundary"):
         ReplayGuard(InMemoryRequestStateStore()).install(Server("bare"))
+
+
+def test_no_wait_still_takes_a_free_key() -> None:
+    """ADAPT-REPLAY-5: with ``lock_wait=0`` a retry never waits, but a key nobody holds is still
+    taken: the round runs and its retry is replayed."""
+    runs: list[str] = []
+    first, second = anyio.run(
+        _rounds, _server(InMemoryRequestStateStore(), runs, lock_wait=0), [YES, YES]
+    )
+    assert runs == ["b1"]
+    assert first == second

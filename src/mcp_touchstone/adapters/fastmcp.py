@@ -9,14 +9,20 @@ the answer is FastMCP's own not-found, byte for byte.  A component's FastMCP ``t
 
 Install it with :meth:`TouchstoneMiddleware.install` (or ``FastMCP(middleware=[...])`` and then
 ``install``): that also closes the ``Mcp-Param-*`` header existence oracle, which runs before
-any middleware.  Unlike FastMCP's ``AuthMiddleware`` it enforces on every transport, stdio
-included, and its step-up refusal names no scope.
+any middleware.  Added with ``add_middleware`` alone, a middleware with a visibility policy
+warns (``RuntimeWarning`` and the ``mcp_touchstone.adapters.fastmcp`` logger) on the first
+request of each server it finds with that path open (ADAPT-FMCP-3).  Unlike FastMCP's
+``AuthMiddleware`` it enforces on every transport, stdio included, and its step-up refusal names
+no scope.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
+import logging
+import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,6 +57,14 @@ __all__ = ["TouchstoneMiddleware"]
 
 CallNext = Callable[[MiddlewareContext[Any]], Any]
 _NO_META: dict[str, Any] = {}
+_LOG = logging.getLogger(__name__)
+HALF_INSTALLED = (
+    "TouchstoneMiddleware was added without install(server): the Mcp-Param-* header check "
+    "still answers for tools the caller cannot see (an existence oracle); "
+    "call TouchstoneMiddleware(...).install(server) instead of add_middleware"
+)
+"""The warning a middleware with a visibility policy gives, once per server, when the server's
+header check still answers from FastMCP's own cache (ADAPT-FMCP-3)."""
 
 
 class _Asker:
@@ -128,6 +142,7 @@ class TouchstoneMiddleware(Middleware):
         self.identity = identity
         self._transform_installed = False
         self._plans = GrantPlans()
+        self._checked: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def install(self, server: Any) -> Any:
         """Add this middleware to the FastMCP ``server`` (unless already there), add a
@@ -145,12 +160,25 @@ class TouchstoneMiddleware(Middleware):
         return server
 
     async def on_request(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
-        """Note who is asking for the duration of the request (the transform reads it)."""
+        """Note who is asking for the duration of the request (the transform reads it); on a
+        server's first request, warn if the header oracle is open (ADAPT-FMCP-3)."""
+        fctx = context.fastmcp_context
+        if fctx is not None and self.visibility is not None:
+            self._check_installed(fctx.fastmcp)
         reset = _CALLER.set(self._asker(context))
         try:
             return await call_next(context)
         finally:
             _CALLER.reset(reset)
+
+    def _check_installed(self, server: Any) -> None:
+        """Warn once per server whose ``Mcp-Param-*`` check still reads FastMCP's cache."""
+        if server in self._checked:
+            return
+        self._checked.add(server)
+        if server._mcp_server.get_tool_input_schema is not None:
+            _LOG.warning(HALF_INSTALLED)
+            warnings.warn(HALF_INSTALLED, RuntimeWarning, stacklevel=2)
 
     # -- who is asking ----------------------------------------------------------------
     def _caller(self, context: MiddlewareContext[Any]) -> Caller:

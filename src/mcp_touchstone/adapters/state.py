@@ -20,9 +20,7 @@ from typing import Any
 
 from mcp.server.request_state import InvalidRequestState
 
-from mcp_touchstone.mrtr import Keyring
-from mcp_touchstone.mrtr._errors import StateError
-from mcp_touchstone.mrtr._state import open_plaintext, seal_plaintext
+from mcp_touchstone.mrtr import Keyring, StateError, open_plaintext, seal_plaintext
 
 __all__ = ["SDK_STATE_MEMO", "NevaRequestStateCodec", "NevaStateBoundary"]
 
@@ -99,7 +97,7 @@ class NevaStateBoundary:
     ) -> None:
         import time
 
-        from mcp_touchstone.mrtr._state import DEFAULT_MAX_STATE_BYTES
+        from mcp_touchstone.mrtr import DEFAULT_MAX_STATE_BYTES
 
         self.keyring = keyring
         self.ttl = ttl
@@ -141,8 +139,7 @@ class NevaStateBoundary:
 
         from mcp.shared.exceptions import MCPError
 
-        from mcp_touchstone.mrtr._seed import merge_answers
-        from mcp_touchstone.mrtr._state import CheckContext, verify
+        from mcp_touchstone.mrtr import CheckContext, merge_answers, verify
 
         params = dict(ctx.params or {})
         now = int(self._clock())
@@ -200,8 +197,7 @@ class NevaStateBoundary:
 
         from mcp.shared.exceptions import MCPError
 
-        from mcp_touchstone.mrtr import StatePayload, request_binding
-        from mcp_touchstone.mrtr._state import seal
+        from mcp_touchstone.mrtr import StatePayload, request_binding, seal
 
         if not isinstance(result, Mapping) or result.get("resultType") != "input_required":
             return result

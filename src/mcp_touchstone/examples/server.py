@@ -107,11 +107,9 @@ def store() -> Any:
     url = os.environ.get("REDIS_URL")
     if url is None:
         return InMemoryRequestStateStore()
-    import redis
+    from mcp_touchstone.adapters.redis_store import AsyncRedisRequestStateStore
 
-    from mcp_touchstone.adapters.redis_store import RedisRequestStateStore
-
-    return RedisRequestStateStore(redis.Redis.from_url(url))
+    return AsyncRedisRequestStateStore.from_url(url)
 
 
 protect(server, visibility=Visibility().requiring_declared_scopes(), grants=grants)
