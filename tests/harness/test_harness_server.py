@@ -8,6 +8,8 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
+import pytest
+
 from mcp_touchstone import serde_json
 from mcp_touchstone.harness import HarnessOperation
 from mcp_touchstone.harness._server import answer, serve
@@ -40,6 +42,27 @@ def test_start_lists_operations() -> None:
     impl = hello["implementation"]
     assert isinstance(impl, dict)
     assert {"name", "version", "language"} <= impl.keys()
+
+
+@pytest.mark.parametrize(
+    ("line", "asked"),
+    [
+        ('{"cmd":"start","version":2}', "2"),
+        ('{"cmd":"start","version":0}', "0"),
+        ('{"cmd":"start","version":1.0}', "1.0"),
+        ('{"cmd":"start","version":true}', "true"),
+        ('{"cmd":"start","version":"1"}', '"1"'),
+        ('{"cmd":"start"}', "null"),
+    ],
+)
+def test_start_refuses_every_version_but_1(line: str, asked: str) -> None:
+    """HARNESS-MSG-1: a start asking for a protocol version other than 1 is errored, naming the
+    version asked for and the one supported, and never answered as version 1."""
+    assert answer(line, OPS) == {
+        "errored": True,
+        "message": f"unsupported harness protocol version {asked}:"
+        " this implementation speaks version 1",
+    }
 
 
 def test_run_output_skipped_errored() -> None:

@@ -48,7 +48,8 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
 
     The line is parsed with ``serde_json.from_str``; a ``run`` calls the named operation on the
     case's input (an unknown name is ``skipped``, a raising operation ``errored`` for that case
-    only); ``start`` announces the table; anything else is ``errored``."""
+    only); ``start`` announces the table when it asks for protocol version 1 and is ``errored``,
+    naming the supported version, for any other (or none); anything else is ``errored``."""
     try:
         request = serde_json.from_str(line)
     except serde_json.JsonError as exc:
@@ -81,6 +82,12 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
     if cmd == "stop":
         return None
     if cmd == "start":
+        version = request.get("version")
+        if version != PROTOCOL_VERSION or isinstance(version, bool | float):
+            return _errored(
+                f"unsupported harness protocol version {serde_json.to_string(version)}:"
+                f" this implementation speaks version {PROTOCOL_VERSION}"
+            )
         return {
             "version": PROTOCOL_VERSION,
             "implementation": dict(IMPLEMENTATION),
