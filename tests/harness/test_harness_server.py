@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,42 @@ def test_reader_closing_stdout_ends_the_server_quietly() -> None:
         pass
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+_PEAK_RSS = """
+import resource, subprocess, sys
+with open(sys.argv[1], "rb") as lines:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_touchstone", "harness"], stdin=lines, capture_output=True
+    )
+assert done.returncode == 0 and done.stdout.count(b"\\n") == 1, done
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+"""Serves the line file given on a fresh harness process and prints that process's peak RSS
+(KiB); the measuring process itself holds none of the line."""
+
+
+def _harness_peak_kib(path: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK_RSS, path], capture_output=True, check=True, timeout=120
+    )
+    return int(done.stdout)
+
+
+def test_a_long_line_is_held_about_twice_at_most(tmp_path: Path) -> None:
+    """HARNESS-WIRE-3: the server drops each form of a request once the next is made (the line
+    once decoded, the text once parsed), so serving a 20 MB line peaks at the process's own
+    size plus about twice the line, never a multiple of it beyond that."""
+    mb = 1 << 20
+    head = b'{"cmd":"run","seq":1,"case":{"operation":"t.none","input":"'
+    long_path = tmp_path / "long.jsonl"
+    with open(long_path, "wb") as out:
+        out.write(head)
+        for _ in range(20):
+            out.write(b"x" * mb)
+        out.write(b'"}}\n')
+    short_path = tmp_path / "short.jsonl"
+    short_path.write_bytes(head + b'x"}}\n')
+    base = _harness_peak_kib(str(short_path))
+    peak = _harness_peak_kib(str(long_path))
+    assert peak - base < 2.5 * 20 * 1024, (base, peak)
