@@ -151,7 +151,6 @@ def test_an_800_kb_template_is_read_and_matched_in_linear_time() -> None:
     template = "a{x}/" * 160_000
     assert len(template) == 800_000
     started = time.perf_counter()
-    assert _tokens(template) is not None
     assert not uri_template_matches(template, "a1/a2/a3/")
     assert match_uri_template(template, "a1/" * 1000) is None
     assert match_uri_template("{+p}" + template[:50], "/x" + "a1/" * 10) == (

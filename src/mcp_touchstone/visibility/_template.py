@@ -73,32 +73,28 @@ def match_uri_template(template: str, uri: str) -> tuple[tuple[str, str], ...] |
     return tuple(zip(names, found.groups(), strict=True))
 
 
-_EXPRESSION = re.compile(r"\{([^}]*)\}")
-"""One ``{...}`` expression: the text up to the first ``}`` after its ``{``."""
-_VARIABLE = re.compile(r"\+?[A-Za-z0-9_]+")
-"""The one expression form the subset reads: a name, with ``+`` for reserved expansion."""
+_EXPRESSION = re.compile(r"\{(\+?)([A-Za-z0-9_]+)\}")
+"""The one expression form the subset reads: ``{name}``, or ``{+name}`` for reserved expansion."""
 
 
 @_small_cache
 def _tokens(template: str) -> tuple[tuple[int, str], ...] | None:
     """The template as (kind, text) tokens (literal text, ``{var}`` or ``{+var}`` with its
-    name), or ``None`` when it is malformed (VIS-TPL-4, VIS-TPL-5).  One left-to-right scan."""
+    name), or ``None`` when it is malformed (VIS-TPL-4, VIS-TPL-5).
+
+    One split at the expressions: the template is malformed exactly when a ``{`` is left in
+    the literal text between them (one that opens no well-formed expression)."""
+    parts = _EXPRESSION.split(template)  # literal, "+" or "", name, literal, ..., literal
+    literals = parts[0::3]
+    if any("{" in text for text in literals):
+        return None
     out: list[tuple[int, str]] = []
-    at = 0
-    while (open_at := template.find("{", at)) != -1:
-        if open_at > at:
-            out.append((_LITERAL, template[at:open_at]))
-        found = _EXPRESSION.match(template, open_at)
-        if found is None:  # no later ``}``
-            return None
-        var = found.group(1)
-        if _VARIABLE.fullmatch(var) is None:
-            return None
-        reserved = var.startswith("+")
-        out.append((_RESERVED if reserved else _SEGMENT, var[1:] if reserved else var))
-        at = found.end()
-    if at < len(template):
-        out.append((_LITERAL, template[at:]))
+    for text, plus, name in zip(literals, parts[1::3], parts[2::3], strict=False):
+        if text:
+            out.append((_LITERAL, text))
+        out.append((_RESERVED if plus else _SEGMENT, name))
+    if literals[-1]:
+        out.append((_LITERAL, literals[-1]))
     return tuple(out)
 
 
