@@ -116,24 +116,33 @@ class Visibility:
         return self.for_request(request).admits(meta)
 
     def for_request(self, request: RequestContext) -> Admission:
-        """This policy applied to one request: the caller's granted scopes are read once
-        (VIS-ID-2), for every component the request judges (a list, a call)."""
-        granted = frozenset(granted_scopes(request.identity)) if self.declared_scopes else None
-        return Admission(self.hidden_tags, granted)
+        """This policy applied to one request: the caller's granted scopes are read at most
+        once (VIS-ID-2), for every component the request judges (a list, a call)."""
+        return Admission(self, request.identity)
 
     def __call__(self, component: VisibleComponent, /) -> bool:
         """Same as :meth:`is_visible`, so a ``Visibility`` is a :class:`VisibilityPolicy`."""
         return self.is_visible(component)
 
 
-@dataclass(frozen=True, slots=True)
 class Admission:
-    """The built-in policy applied to one request (:meth:`Visibility.for_request`): its hidden
-    tags, and the scopes the caller holds when declared scopes are required (``None`` when
-    they are not).  Judges each component of the request by its ``_meta`` alone."""
+    """The built-in policy applied to one request (:meth:`Visibility.for_request`).  Judges each
+    component of the request by its ``_meta`` alone; the caller's granted scopes are read when
+    the first component that declares scopes is judged, and kept for the rest."""
 
-    hidden_tags: frozenset[str]
-    granted: frozenset[str] | None
+    __slots__ = ("_granted", "declared_scopes", "hidden_tags", "identity")
+
+    def __init__(self, policy: Visibility, identity: IdentityClaims) -> None:
+        self.hidden_tags = policy.hidden_tags
+        self.declared_scopes = policy.declared_scopes
+        self.identity = identity
+        self._granted: frozenset[str] | None = None
+
+    def granted(self) -> frozenset[str]:
+        """The scopes the caller holds (VIS-ID-2), read on first use."""
+        if self._granted is None:
+            self._granted = frozenset(granted_scopes(self.identity))
+        return self._granted
 
     def admits(self, meta: Mapping[str, JSON], native_tags: Iterable[object] = ()) -> bool:
         """Whether the component with ``meta`` is visible, checks in upstream order (VIS-POL-4):
@@ -146,4 +155,8 @@ class Admission:
             and hidden.isdisjoint(t for t in native_tags if isinstance(t, str))
         ):
             return False
-        return self.granted is None or self.granted.issuperset(declared_scopes_of(meta))
+        if self.declared_scopes:
+            required = declared_scopes_of(meta)
+            if required and not self.granted().issuperset(required):
+                return False
+        return True
