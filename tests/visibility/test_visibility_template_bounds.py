@@ -32,13 +32,13 @@ _long_uris = st.text(alphabet="ab/\n", max_size=40)
 
 @given(template_texts, uri_texts)
 def test_bitset_matcher_agrees_with_the_naive_sweep(template: str, uri: str) -> None:
-    """VIS-TPL-7: the bit-set matcher answers as the old sweep did (small alphabet)."""
+    """VIS-TPL-7: the bit-set matcher answers as the naive sweep does (small alphabet)."""
     assert uri_template_matches(template, uri) == naive_uri_template_matches(template, uri)
 
 
 @given(_long_templates, _long_uris)
 def test_bitset_matcher_agrees_on_runs_of_variables(template: str, uri: str) -> None:
-    """VIS-TPL-7: runs of like and unlike variables between literals answer as the sweep did."""
+    """VIS-TPL-7: runs of like and unlike variables between literals answer as the sweep does."""
     assert uri_template_matches(template, uri) == naive_uri_template_matches(template, uri)
 
 
@@ -63,7 +63,7 @@ def _calls(template: str, uri: str) -> int:
 
 def test_work_does_not_grow_with_template_times_uri() -> None:
     """VIS-TPL-7: for the probe's shape ({a} x k against "x" x m + "/"), doubling both k and m
-    does not quadruple the work (the old sweep made calls per reachable position per token)."""
+    does not quadruple the work (a sweep making calls per reachable position per token would)."""
     small = _calls("{a}" * 100, "x" * 2500 + "/")
     large = _calls("{a}" * 200, "x" * 5000 + "/")
     assert large < 2 * small + 50
