@@ -150,11 +150,13 @@ class Admission:
         (VIS-ID-4).  ``native_tags`` are tags a host keeps outside ``_meta`` (FastMCP's),
         judged as if appended to ``io.turbomcp/tags``."""
         hidden = self.hidden_tags
-        if hidden and not (
-            hidden.isdisjoint(tags_of(meta))
-            and hidden.isdisjoint(t for t in native_tags if isinstance(t, str))
-        ):
-            return False
+        if hidden:
+            if not hidden.isdisjoint(tags_of(meta)):
+                return False
+            if native_tags and not hidden.isdisjoint(
+                [t for t in native_tags if isinstance(t, str)]
+            ):
+                return False
         if self.declared_scopes:
             required = declared_scopes_of(meta)
             if required and not self.granted().issuperset(required):
