@@ -208,7 +208,7 @@ def loaded_by(module: str) -> list[str]:
 @pytest.mark.parametrize("semantic", SEMANTICS)
 def test_importing_a_semantic_loads_no_tooling_process_or_pydantic(semantic: str) -> None:
     """``import mcp_touchstone.<semantic>`` loads no ``subprocess``, ``selectors`` or
-    ``pydantic``, and none of the tooling (mrtr's wire models load pydantic on first use)."""
+    ``pydantic``, and none of the tooling (mrtr's wire models are a module of their own)."""
     assert loaded_by(f"mcp_touchstone.{semantic}") == []
 
 
@@ -220,15 +220,9 @@ def test_the_load_probe_catches_a_heavy_import() -> None:
     assert "mcp_touchstone.conformance" in loaded
 
 
-_LOADED_ON_FIRST_USE = {"mrtr": "mcp_touchstone.mrtr._wire"}
-"""A semantic's names that may be bound on first use: mrtr's pydantic wire models (importing
-``mcp_touchstone.mrtr`` must not load pydantic)."""
-
-
-def unbound_exports(source: str, lazy_names: frozenset[str] = frozenset()) -> list[str]:
+def unbound_exports(source: str) -> list[str]:
     """The names of ``source``'s ``__all__`` that no module-level import or assignment binds
-    (``if TYPE_CHECKING:`` blocks and a module ``__getattr__`` do not bind), less
-    ``lazy_names``."""
+    (``if TYPE_CHECKING:`` blocks and a module ``__getattr__`` do not bind)."""
     tree = ast.parse(source)
     exported: list[str] = []
     bound: set[str] = set()
@@ -244,35 +238,17 @@ def unbound_exports(source: str, lazy_names: frozenset[str] = frozenset()) -> li
                         exported = list(ast.literal_eval(node.value))
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             bound.add(node.name)
-    return sorted(set(exported) - bound - lazy_names - {"__getattr__"})
-
-
-def _lazy_names(semantic: str) -> frozenset[str]:
-    home = _LOADED_ON_FIRST_USE.get(semantic)
-    if home is None:
-        return frozenset()
-    tree = ast.parse(
-        (SRC / (home.replace(".", "/").removeprefix("mcp_touchstone/") + ".py")).read_text(
-            encoding="utf-8"
-        )
-    )
-    return frozenset(
-        n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))
-    ) | frozenset(
-        t.id
-        for n in tree.body
-        if isinstance(n, ast.Assign)
-        for t in n.targets
-        if isinstance(t, ast.Name)
-    )
+    return sorted(set(exported) - bound - {"__getattr__"})
 
 
 @pytest.mark.parametrize("semantic", SEMANTICS)
 def test_each_semantic_init_imports_its_names_explicitly(semantic: str) -> None:
-    """Every name a semantic exports is bound in its ``__init__`` by an explicit import (not
-    looked up by a module ``__getattr__``), but mrtr's pydantic wire models."""
+    """Every name a semantic exports is bound in its ``__init__`` by an explicit import, and no
+    ``__init__`` looks names up with a module ``__getattr__``."""
     source = (SRC / semantic / "__init__.py").read_text(encoding="utf-8")
-    assert unbound_exports(source, _lazy_names(semantic)) == []
+    assert unbound_exports(source) == []
+    tree = ast.parse(source)
+    assert not [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
 
 
 def test_the_explicit_import_check_catches_a_lazy_name() -> None:
@@ -337,18 +313,20 @@ def test_no_import_cycles_inside_the_package() -> None:
             visit(module, ())
 
 
-def test_mrtr_wire_models_load_on_first_use() -> None:
-    """``mcp_touchstone.mrtr.ElicitResult`` still resolves, loading pydantic only then."""
+def test_mrtr_wire_models_are_imported_explicitly() -> None:
+    """The pydantic wire models are ``mcp_touchstone.mrtr.wire``'s: importing the package loads
+    no pydantic and does not offer them; importing the module does."""
     probe = (
         "import sys, mcp_touchstone.mrtr as m\n"
         "before = 'pydantic' in sys.modules\n"
-        "from mcp_touchstone.mrtr import ElicitResult\n"
-        "print(before, 'pydantic' in sys.modules, ElicitResult.__module__)\n"
+        "offered = hasattr(m, 'ElicitResult')\n"
+        "from mcp_touchstone.mrtr.wire import ElicitResult\n"
+        "print(before, offered, 'pydantic' in sys.modules, ElicitResult.__module__)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
-    assert out == "False True mcp_touchstone.mrtr._wire"
+    assert out == "False False True mcp_touchstone.mrtr.wire"
 
 
 def test_conformance_imports_no_semantic_and_no_harness() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_touchstone._rust import INTEGER_BOUNDS
 from mcp_touchstone._serde import (
-    INTEGER_BOUNDS,
     SerdeError,
     expecting_struct,
     integer_in,

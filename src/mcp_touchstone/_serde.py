@@ -14,40 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from mcp_touchstone._errors import TouchstoneError
-from mcp_touchstone._rust import (
-    I8_MAX,
-    I8_MIN,
-    I16_MAX,
-    I16_MIN,
-    I32_MAX,
-    I32_MIN,
-    I64_MAX,
-    I64_MIN,
-    INTEGER_BOUNDS,
-    U8_MAX,
-    U16_MAX,
-    U32_MAX,
-    U64_MAX,
-    USIZE_MAX,
-    rust_debug_str,
-)
+from mcp_touchstone._rust import INTEGER_BOUNDS, rust_debug_str
 from mcp_touchstone.serde_json import JSON, format_float
 
 __all__ = [
-    "I8_MAX",
-    "I8_MIN",
-    "I16_MAX",
-    "I16_MIN",
-    "I32_MAX",
-    "I32_MIN",
-    "I64_MAX",
-    "I64_MIN",
     "INTEGER_BOUNDS",
-    "U8_MAX",
-    "U16_MAX",
-    "U32_MAX",
-    "U64_MAX",
-    "USIZE_MAX",
     "SerdeError",
     "expecting_struct",
     "fewer_elements",
@@ -56,7 +27,6 @@ __all__ = [
     "invalid_type",
     "invalid_value",
     "missing_field",
-    "rust_debug_str",
     "sequence_fields",
     "struct_fields",
     "unexpected",

@@ -7,6 +7,9 @@ import random
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.harness import HarnessOperation
@@ -40,6 +43,27 @@ def test_start_lists_operations() -> None:
     impl = hello["implementation"]
     assert isinstance(impl, dict)
     assert {"name", "version", "language"} <= impl.keys()
+
+
+@pytest.mark.parametrize(
+    ("line", "asked"),
+    [
+        ('{"cmd":"start","version":2}', "2"),
+        ('{"cmd":"start","version":0}', "0"),
+        ('{"cmd":"start","version":1.0}', "1.0"),
+        ('{"cmd":"start","version":true}', "true"),
+        ('{"cmd":"start","version":"1"}', '"1"'),
+        ('{"cmd":"start"}', "null"),
+    ],
+)
+def test_start_refuses_every_version_but_1(line: str, asked: str) -> None:
+    """HARNESS-MSG-1: a start asking for a protocol version other than 1 is errored, naming the
+    version asked for and the one supported, and never answered as version 1."""
+    assert answer(line, OPS) == {
+        "errored": True,
+        "message": f"unsupported harness protocol version {asked}:"
+        " this implementation speaks version 1",
+    }
 
 
 def test_run_output_skipped_errored() -> None:
@@ -180,3 +204,42 @@ def test_reader_closing_stdout_ends_the_server_quietly() -> None:
         pass
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+_PEAK_RSS = """
+import resource, subprocess, sys
+with open(sys.argv[1], "rb") as lines:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_touchstone", "harness"], stdin=lines, capture_output=True
+    )
+assert done.returncode == 0 and done.stdout.count(b"\\n") == 1, done
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+"""Serves the line file given on a fresh harness process and prints that process's peak RSS
+(KiB); the measuring process itself holds none of the line."""
+
+
+def _harness_peak_kib(path: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK_RSS, path], capture_output=True, check=True, timeout=120
+    )
+    return int(done.stdout)
+
+
+def test_a_long_line_is_held_about_twice_at_most(tmp_path: Path) -> None:
+    """HARNESS-WIRE-3: the server drops each form of a request once the next is made (the line
+    once decoded, the text once parsed), so serving a 20 MB line peaks at the process's own
+    size plus about twice the line, never a multiple of it beyond that."""
+    mb = 1 << 20
+    head = b'{"cmd":"run","seq":1,"case":{"operation":"t.none","input":"'
+    long_path = tmp_path / "long.jsonl"
+    with open(long_path, "wb") as out:
+        out.write(head)
+        for _ in range(20):
+            out.write(b"x" * mb)
+        out.write(b'"}}\n')
+    short_path = tmp_path / "short.jsonl"
+    short_path.write_bytes(head + b'x"}}\n')
+    base = _harness_peak_kib(str(short_path))
+    peak = _harness_peak_kib(str(long_path))
+    assert peak - base < 2.5 * 20 * 1024, (base, peak)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_touchstone._serde import invalid_type, rust_debug_str, unexpected
+from mcp_touchstone._rust import rust_debug_str
+from mcp_touchstone._serde import invalid_type, unexpected
 from mcp_touchstone.serde_json import JSON
 
 

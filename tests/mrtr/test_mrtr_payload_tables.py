@@ -11,7 +11,7 @@ import pytest
 from mcp_touchstone.mrtr import PayloadError, StatePayload
 from mcp_touchstone.mrtr._b64 import B64Error, b64url_decode, b64url_encode
 from mcp_touchstone.mrtr._payload import FIELD_ORDER
-from mcp_touchstone.mrtr._wire import CreateMessageResult, ElicitResult, InputRequiredResult
+from mcp_touchstone.mrtr.wire import CreateMessageResult, ElicitResult, InputRequiredResult
 
 TAIL = ',"answers":{},"exp":5,"req":"r"}'
 

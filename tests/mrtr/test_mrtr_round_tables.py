@@ -179,14 +179,16 @@ def test_binding_tables() -> None:
     )
 
 
-def test_wire_models_load_lazily_and_unknown_names_fail() -> None:
-    """MRTR-WIRE-1: the wire models come from the package; any other name is an AttributeError."""
-    assert mrtr.ElicitResult.__name__ == "ElicitResult"
-    assert mrtr.InputRequiredResult.__name__ == "InputRequiredResult"
-    assert mrtr.ListRootsResult.__name__ == "ListRootsResult"
-    assert mrtr.CreateMessageResult.__name__ == "CreateMessageResult"
+def test_wire_models_are_their_own_module_and_unknown_names_fail() -> None:
+    """MRTR-WIRE-1: the wire models come from ``mcp_touchstone.mrtr.wire``, not the package;
+    any name the package does not define is an AttributeError."""
+    from mcp_touchstone.mrtr import wire
+
+    for name in ("ElicitResult", "InputRequiredResult", "ListRootsResult", "CreateMessageResult"):
+        assert getattr(wire, name).__name__ == name
+        assert name not in mrtr.__all__
     with pytest.raises(AttributeError) as exc:
-        _ = mrtr.NoSuchThing
+        _ = mrtr.NoSuchThing  # type: ignore[attr-defined]
     assert str(exc.value) == "module 'mcp_touchstone.mrtr' has no attribute 'NoSuchThing'"
 
 

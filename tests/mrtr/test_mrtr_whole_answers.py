@@ -27,7 +27,7 @@ from mcp_touchstone.mrtr._meta import (
 from mcp_touchstone.mrtr._params import method_params_error
 from mcp_touchstone.mrtr._requests import InputKind
 from mcp_touchstone.mrtr._state import Keyring
-from mcp_touchstone.mrtr._wire import (
+from mcp_touchstone.mrtr.wire import (
     CreateMessageResult,
     ElicitResult,
     InputRequiredResult,

@@ -9,14 +9,16 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from mcp_touchstone.mrtr import (
-    CreateMessageResult,
     ElicitationMode,
-    ElicitResult,
     InputKind,
     InputRequestError,
+    decode_input_request,
+)
+from mcp_touchstone.mrtr.wire import (
+    CreateMessageResult,
+    ElicitResult,
     InputRequiredResult,
     ListRootsResult,
-    decode_input_request,
 )
 from mcp_touchstone.serde_json import JSON
 from tests.strategies.mrtr import json_values
@@ -290,7 +292,7 @@ def test_sampling_temperature_is_an_f32_in_both_struct_forms(params: JSON) -> No
 def test_input_required_result_writes_request_state_back() -> None:
     """MRTR-WIRE-1: a parsed ``InputRequiredResult`` re-emits ``requestState`` under its wire
     name."""
-    from mcp_touchstone.mrtr import InputRequiredResult
+    from mcp_touchstone.mrtr.wire import InputRequiredResult
 
     parsed = InputRequiredResult.model_validate(
         {"resultType": "input_required", "requestState": "abc.def"}
@@ -343,7 +345,7 @@ def test_roots_params_of_the_wrong_type_name_the_struct() -> None:
 def test_input_required_result_refuses_input_requests_that_are_not_a_map() -> None:
     """MRTR-WIRE-1: ``inputRequests`` is a map or absent; a list, a string or a number is a
     validation error, not read as absent."""
-    from mcp_touchstone.mrtr import InputRequiredResult
+    from mcp_touchstone.mrtr.wire import InputRequiredResult
 
     bads: list[JSON] = [[], "x", 5]
     for bad in bads:

@@ -9,7 +9,9 @@ from mcp_touchstone.visibility import (
     IDENTITY_KEY,
     SCOPES_KEY,
     TAGS_KEY,
+    Admission,
     ComponentKind,
+    Entry,
     Identity,
     ProtocolVersion,
     RequestContext,
@@ -17,6 +19,7 @@ from mcp_touchstone.visibility import (
     VisibilityPolicy,
     VisibleComponent,
     declared_scopes_of,
+    filter_entries,
     granted_scopes,
     has,
     has_all,
@@ -311,3 +314,44 @@ def test_malformed_templates_never_match() -> None:
 def test_close_brace_outside_expression_is_literal() -> None:
     """A } before any { or after the last expression is literal (VIS-TPL-5)."""
     assert match_uri_template("}{a}}", "}v}") == (("a", "v"),)
+
+
+def test_a_request_reads_the_callers_scopes_once_for_every_component() -> None:
+    """VIS-ID-2, VIS-POL-4: the built-in policy applied to one request (an ``Admission``)
+    reads the caller's claims once, when the first component declaring scopes is judged,
+    however many components it judges, and gives each the verdict ``Visibility.admits`` gives
+    it alone; a list filtered by the dispatcher reads them once too."""
+    reads: list[str] = []
+
+    class Counted:
+        @property
+        def subject(self) -> str | None:
+            return "svc"
+
+        def claim(self, key: str, /) -> JSON | None:
+            reads.append(key)
+            return "read write" if key == "scope" else None
+
+    policy = Visibility().hiding_tagged(["internal"]).requiring_declared_scopes()
+    ctx = RequestContext(ProtocolVersion.V2025_11_25, Counted())
+    metas: list[dict[str, JSON]] = [
+        {},
+        {SCOPES_KEY: ["read"]},
+        {SCOPES_KEY: ["read", "admin"]},
+        {TAGS_KEY: ["internal"], SCOPES_KEY: ["read"]},
+        {TAGS_KEY: ["public", 3], SCOPES_KEY: ["write", None]},
+    ] * 20
+    admission = policy.for_request(ctx)
+    assert isinstance(admission, Admission)
+    assert reads == []
+    verdicts = [admission.admits(meta) for meta in metas]
+    assert reads == ["scope", "scp"]
+    reads.clear()
+    assert verdicts == [policy.admits(meta, ctx) for meta in metas]
+    assert verdicts[:5] == [True, True, False, False, True]
+    assert admission.admits({TAGS_KEY: ["public"]}, native_tags={"internal"}) is False
+    reads.clear()
+    entries = tuple(Entry(f"t{i}", meta) for i, meta in enumerate(metas))
+    kept = filter_entries(policy, ComponentKind.TOOL, entries, ctx)
+    assert reads == ["scope", "scp"]
+    assert [e.meta for e in kept] == [m for m, v in zip(metas, verdicts, strict=True) if v]

@@ -22,8 +22,7 @@ from mcp_touchstone.scope import (
 from mcp_touchstone.serde_json import JSON
 from mcp_touchstone.visibility import (
     ANONYMOUS,
-    SCOPES_KEY,
-    TAGS_KEY,
+    Admission,
     ComponentKind,
     Identity,
     IdentityClaims,
@@ -32,7 +31,6 @@ from mcp_touchstone.visibility import (
     Visibility,
     VisibilityPolicy,
     VisibleComponent,
-    granted_scopes,
 )
 
 INSUFFICIENT_SCOPE = -32001
@@ -101,59 +99,37 @@ def shown_to_all(policy: VisibilityPolicy | None, meta: Mapping[str, Any] | None
 class Caller:
     """Who is asking, on which revision: the :class:`RequestContext` a policy judges with.
 
-    The caller's granted scopes are read from its identity once, on the first component that
-    declares scopes, and reused for every other component of the request (VIS-ID-2's
-    :func:`~mcp_touchstone.visibility.granted_scopes`; an identity's claims are read once per
-    request, not once per component).
+    The built-in policy is applied to the request once (:meth:`Visibility.for_request`, the
+    caller's granted scopes read once) and that :class:`Admission` judges every component of
+    the request.
     """
 
-    __slots__ = ("_granted", "request")
+    __slots__ = ("_admission", "request")
 
     def __init__(self, identity: IdentityClaims, protocol_version: ProtocolVersion) -> None:
         self.request = RequestContext(protocol_version, identity)
-        self._granted: frozenset[str] | None = None
+        self._admission: tuple[Visibility, Admission] | None = None
 
     @property
     def identity(self) -> IdentityClaims:
         """The caller's identity."""
         return self.request.identity
 
-    def granted(self) -> frozenset[str]:
-        """The scopes the caller holds (computed on first use, then kept)."""
-        if self._granted is None:
-            self._granted = frozenset(granted_scopes(self.request.identity))
-        return self._granted
+    def admission(self, policy: Visibility) -> Admission:
+        """``policy`` applied to this caller's request (made on first use, then kept)."""
+        kept = self._admission
+        if kept is None or kept[0] is not policy:
+            kept = self._admission = (policy, policy.for_request(self.request))
+        return kept[1]
 
     def admits(
         self, policy: Visibility, meta: Mapping[str, Any], native_tags: Iterable[Any] = ()
     ) -> bool:
-        """:meth:`Visibility.admits` for this caller, with its granted scopes read once.
-
-        ``native_tags`` are tags the host keeps outside ``_meta`` (FastMCP's), judged as if
-        appended to ``io.turbomcp/tags`` (:func:`~mcp_touchstone.adapters.fastmcp.component_meta`
-        builds that merged ``_meta``; the verdict is the same without building it).  The same
-        verdict as ``policy.admits(meta, self.request)`` on the merged ``_meta`` (a
-        differential test checks it): a hidden tag among the string tags hides; then every
-        string entry of ``io.turbomcp/scopes`` must be granted.
-        """
-        hidden = policy.hidden_tags
-        if hidden:
-            tags = meta.get(TAGS_KEY)
-            if isinstance(tags, list) and any(isinstance(t, str) and t in hidden for t in tags):
-                return False
-            if any(isinstance(t, str) and t in hidden for t in native_tags):
-                return False
-        if policy.declared_scopes:
-            required = meta.get(SCOPES_KEY)
-            if isinstance(required, list):
-                granted: frozenset[str] | None = None
-                for scope in required:
-                    if isinstance(scope, str):
-                        if granted is None:
-                            granted = self.granted()
-                        if scope not in granted:
-                            return False
-        return True
+        """:meth:`Admission.admits` of ``policy`` for this caller.  ``native_tags`` are tags the
+        host keeps outside ``_meta`` (FastMCP's), judged as if appended to ``io.turbomcp/tags``
+        (:func:`~mcp_touchstone.adapters.fastmcp.component_meta` builds that merged ``_meta``;
+        the verdict is the same without building it)."""
+        return self.admission(policy).admits(meta, native_tags)
 
     def sees(
         self,

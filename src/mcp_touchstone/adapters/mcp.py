@@ -90,14 +90,15 @@ def visible_items(
     """The items of a host list (SDK models with a ``meta``) that ``caller`` may see, in
     order (ADAPT-VIS-1): the verdict of :meth:`Caller.sees` on each.  Under the built-in
     policy a component with no ``_meta`` is kept without a call, and the others are judged
-    by :meth:`Caller.admits` (the caller's scopes read once per list)."""
+    by the policy's :class:`~mcp_touchstone.visibility.Admission` for the caller (its scopes
+    read once per list)."""
     if policy is None:
         return list(items)
     if type(policy) is Visibility:
         if not policy.hidden_tags and not policy.declared_scopes:
             return list(items)
-        admits = caller.admits
-        return [item for item in items if not (meta := item.meta) or admits(policy, meta)]
+        admits = caller.admission(policy).admits
+        return [item for item in items if not (meta := item.meta) or admits(meta)]
     return [
         item for item in items if caller.sees(policy, kind, _component_id(kind, item), item.meta)
     ]

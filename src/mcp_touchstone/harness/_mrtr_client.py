@@ -9,10 +9,12 @@ import re
 from collections.abc import Callable
 
 from mcp_touchstone._errors import INTERNAL_ERROR
+from mcp_touchstone._rust import I64_MAX, I64_MIN, USIZE_MAX
 from mcp_touchstone.harness._input import MUST, checked
 from mcp_touchstone.harness._input import BadInputError as _BadInputError
 from mcp_touchstone.harness._input import invalid_input as _invalid
 from mcp_touchstone.mrtr import (
+    NEVA_ERROR_CODES,
     AnswerError,
     ClientOptions,
     InputRequest,
@@ -27,13 +29,6 @@ from mcp_touchstone.serde_json import JSON
 
 __all__ = ["mrtr_client"]
 
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
-_USIZE_MAX = (1 << 64) - 1
-_NEVA_CODES = frozenset(
-    {-32700, -32600, -32601, -32602, -32603, -32002, -32042, -32020, -32021, -32022}
-    | {-99999, -99998, -99997}
-)
-"""neva's ``ErrorCode`` set: what an error response may carry and ``Error::new`` keeps."""
 _LOG_LEVELS = frozenset(
     {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 )
@@ -67,7 +62,7 @@ def _error(value: JSON, where: str, *, neva_codes_only: bool) -> RpcError:
     assert isinstance(code, int)
     if not neva_codes_only and "data" in err:
         raise _BadInputError(f"`{where}` carries `data`, which no failure of neva's client has")
-    if code not in _NEVA_CODES:
+    if code not in NEVA_ERROR_CODES:
         if neva_codes_only:
             raise _BadInputError(f"`{where}.code` {code} is not one of neva's error codes")
         code = INTERNAL_ERROR
@@ -79,7 +74,7 @@ def _request(value: JSON, where: str) -> dict[str, JSON]:
     request_id, method = req.get("id"), req.get("method")
     if _is_int(request_id):
         assert isinstance(request_id, int)
-        if not _I64_MIN <= request_id <= _I64_MAX:
+        if not I64_MIN <= request_id <= I64_MAX:
             raise _BadInputError(f"`{where}.id` must be in i64 range")
     elif isinstance(request_id, str):
         if "/" in request_id or _UUID_LIKE.fullmatch(request_id):
@@ -148,7 +143,7 @@ def _options(value: JSON) -> ClientOptions:
     ):
         raise _BadInputError("`client.client_info` must be exactly string `name` and `version`")
     rounds = client.get("max_rounds", 8)
-    if not _is_int(rounds) or not 0 <= rounds <= _USIZE_MAX:  # type: ignore[operator]
+    if not _is_int(rounds) or not 0 <= rounds <= USIZE_MAX:  # type: ignore[operator]
         raise _BadInputError("`client.max_rounds` must be a non-negative integer")
     assert isinstance(rounds, int)
     level = client.get("log_level")
@@ -234,7 +229,7 @@ def _ids(start: int) -> Callable[[], JSON]:
 
     def next_id() -> JSON:
         current = state[0]
-        state[0] = _I64_MIN if current == _I64_MAX else current + 1
+        state[0] = I64_MIN if current == I64_MAX else current + 1
         return current
 
     return next_id
@@ -243,13 +238,13 @@ def _ids(start: int) -> Callable[[], JSON]:
 def _first_id(client: JSON, requests: list[dict[str, JSON]]) -> int:
     given = client.get("next_id") if isinstance(client, dict) else None
     if given is not None:
-        if not _is_int(given) or not _I64_MIN <= given <= _I64_MAX:  # type: ignore[operator]
+        if not _is_int(given) or not I64_MIN <= given <= I64_MAX:  # type: ignore[operator]
             raise _BadInputError("`client.next_id` must be an integer in i64 range")
         assert isinstance(given, int)
         return given
     ints = [r["id"] for r in requests if _is_int(r["id"])]
     top = max((i for i in ints if isinstance(i, int)), default=0)
-    return _I64_MIN if top == _I64_MAX else top + 1
+    return I64_MIN if top == I64_MAX else top + 1
 
 
 def _mrtr_client(raw: JSON) -> dict[str, JSON]:

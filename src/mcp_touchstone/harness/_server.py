@@ -43,18 +43,48 @@ def _seq_of(request: dict[str, JSON]) -> int | None:
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
-def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dict[str, JSON] | None:
-    """The response to one request line, or ``None`` for ``stop`` (HARNESS-MSG-*).
-
-    The line is parsed with ``serde_json.from_str``; a ``run`` calls the named operation on the
-    case's input (an unknown name is ``skipped``, a raising operation ``errored`` for that case
-    only); ``start`` announces the table; anything else is ``errored``."""
+def line_text(line: bytes | str) -> str | bytes:
+    """A request line without its line end, decoded once; bytes that are not UTF-8 come back as
+    they are (without the line end), for the JSON layer to name the fault."""
+    if isinstance(line, str):
+        return line.rstrip("\r\n")
+    end = len(line)
+    while end and line[end - 1] in b"\r\n":
+        end -= 1
     try:
-        request = serde_json.from_str(line)
+        return str(memoryview(line)[:end], "utf-8")  # no intermediate copy of the bytes
+    except UnicodeDecodeError:
+        return line[:end]
+
+
+def read_request(text: str | bytes) -> dict[str, JSON] | str:
+    """The request object a line holds (parsed with ``serde_json.from_str``), or the message of
+    the ``errored`` answer to a line that is not a JSON object (HARNESS-MSG-4)."""
+    try:
+        request = serde_json.from_str(text)
     except serde_json.JsonError as exc:
-        return _errored(f"request line is not JSON: {exc}")
+        return f"request line is not JSON: {exc}"
     if not isinstance(request, dict):
-        return _errored("request line is not a JSON object")
+        return "request line is not a JSON object"
+    return request
+
+
+def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dict[str, JSON] | None:
+    """The response to one request line, or ``None`` for ``stop`` (HARNESS-MSG-*)."""
+    return answer_request(read_request(line_text(line)), operations)
+
+
+def answer_request(
+    request: dict[str, JSON] | str, operations: Mapping[str, HarnessOperation]
+) -> dict[str, JSON] | None:
+    """The response to one read request (or the message :func:`read_request` gave a line it
+    could not read), or ``None`` for ``stop``: a ``run`` calls the named operation on the
+    case's input (an unknown name is ``skipped``, a raising operation ``errored`` for that case
+    only); ``start`` announces the table when it asks for protocol version 1 and is
+    ``errored``, naming the supported version, for any other (or none); anything else is
+    ``errored``."""
+    if isinstance(request, str):
+        return _errored(request)
     cmd = request.get("cmd")
     if cmd == "run":
         seq = request.get("seq")
@@ -81,6 +111,12 @@ def answer(line: bytes | str, operations: Mapping[str, HarnessOperation]) -> dic
     if cmd == "stop":
         return None
     if cmd == "start":
+        version = request.get("version")
+        if version != PROTOCOL_VERSION or isinstance(version, bool | float):
+            return _errored(
+                f"unsupported harness protocol version {serde_json.to_string(version)}:"
+                f" this implementation speaks version {PROTOCOL_VERSION}"
+            )
         return {
             "version": PROTOCOL_VERSION,
             "implementation": dict(IMPLEMENTATION),
@@ -105,7 +141,14 @@ def serve(lines: Iterable[bytes], out: BinaryIO, operations: Mapping[str, Harnes
     closing ``out`` (the runner is gone: as at end of input); return 0 (HARNESS-WIRE-2).
     Each response is written and flushed as its own line (HARNESS-WIRE-1)."""
     for line in lines:
-        response = answer(line.rstrip(b"\r\n"), operations)
+        # Each form of the request is dropped once the next is made: the line once decoded,
+        # the text once parsed, so a long line is held about twice at most, never all at once.
+        text = line_text(line)
+        del line
+        request = read_request(text)
+        del text
+        response = answer_request(request, operations)
+        del request
         if response is None:
             break
         try:

@@ -1,18 +1,19 @@
 """neva multi round-trip requests and the sealed ``requestState`` (``spec/mrtr.md``).
 
-The public API: the sealed-state codec (:func:`seal`, :func:`open_state`,
-:func:`verify` over a :class:`Keyring` and a :class:`StatePayload`), request binding
-and the answers digest, client capabilities and the server's gate, the
-``InputRequest`` union, where a retry carries its answers, and the pydantic wire
-models; the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch
-for a handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
+The public API: the sealed-state codec (:func:`seal`, :func:`open_state`, :func:`verify` over a
+:class:`Keyring` and a :class:`StatePayload`), request binding and the answers digest, client
+capabilities and the server's gate, the ``InputRequest`` union and where a retry carries its
+answers; the round engine: :func:`dispatch` runs one server round of neva's MRTR dispatch for a
+handler given a :class:`Context` (``elicit``/``sample``/``list_roots``, ``memo``, ``once``,
 ``on_commit``), with the final-response store behind the :class:`RequestStateStore` protocol
 (default :class:`InMemoryRequestStateStore`, bounded); and neva's client loop
-(:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`) over an injected transport, fulfiller
-and id counter. Randomness, the clock and the store are always arguments.
-"""
+(:func:`run_with_mrtr`, :func:`run_batch_with_mrtr`) over an injected transport, fulfiller and
+id counter. Randomness, the clock and the store are always arguments.
 
-from typing import TYPE_CHECKING
+The pydantic wire models (``InputRequiredResult`` and the answer types) are
+:mod:`mcp_touchstone.mrtr.wire`, imported on their own: importing this package loads no
+pydantic.
+"""
 
 from mcp_touchstone.mrtr._answers import AnswerError, read_answer
 from mcp_touchstone.mrtr._binding import input_responses_digest, request_binding, salient_params
@@ -44,6 +45,7 @@ from mcp_touchstone.mrtr._client import (
 )
 from mcp_touchstone.mrtr._context import Context, RoundState
 from mcp_touchstone.mrtr._engine import (
+    NEVA_ERROR_CODES,
     Handler,
     RoundResult,
     ServerConfig,
@@ -86,36 +88,11 @@ from mcp_touchstone.mrtr._store import (
     StoredResponse,
 )
 
-if TYPE_CHECKING:
-    from mcp_touchstone.mrtr._wire import (
-        CreateMessageResult,
-        ElicitResult,
-        InputRequiredResult,
-        ListRootsResult,
-    )
-
-_WIRE_MODELS = frozenset(
-    {"CreateMessageResult", "ElicitResult", "InputRequiredResult", "ListRootsResult"}
-)
-"""The pydantic wire models, imported on first use so that importing the core loads no
-pydantic (``tests/test_layering.py`` checks it)."""
-
-
-def __getattr__(name: str) -> object:
-    """Load a wire model (and pydantic) the first time one is asked for (PEP 562)."""
-    if name in _WIRE_MODELS:
-        from mcp_touchstone.mrtr import _wire
-
-        value = getattr(_wire, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
     "DEFAULT_MAX_MRTR_ROUNDS",
     "DEFAULT_MAX_STATE_BYTES",
     "MRTR_METHODS",
+    "NEVA_ERROR_CODES",
     "ROUNDS_EXHAUSTED",
     "AnswerError",
     "BatchSender",
@@ -124,8 +101,6 @@ __all__ = [
     "ClientMrtrCapabilities",
     "ClientOptions",
     "Context",
-    "CreateMessageResult",
-    "ElicitResult",
     "ElicitationMode",
     "ElicitationModes",
     "Fulfiller",
@@ -135,9 +110,7 @@ __all__ = [
     "InputKind",
     "InputRequest",
     "InputRequestError",
-    "InputRequiredResult",
     "Keyring",
-    "ListRootsResult",
     "Observer",
     "PayloadError",
     "RequestStateStore",

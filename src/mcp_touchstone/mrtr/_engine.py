@@ -61,6 +61,7 @@ from mcp_touchstone.serde_json import JSON
 __all__ = [
     "DEFAULT_SERVER_INFO",
     "LATEST_PROTOCOL_VERSION",
+    "NEVA_ERROR_CODES",
     "Handler",
     "RoundResult",
     "ServerConfig",
@@ -81,7 +82,7 @@ DEFAULT_SERVER_INFO: Mapping[str, JSON] = {"name": "neva", "version": "0.5.4"}
 _VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 _CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
-_NEVA_CODES = frozenset(
+NEVA_ERROR_CODES: frozenset[int] = frozenset(
     {
         PARSE_ERROR,
         INVALID_REQUEST,
@@ -98,7 +99,8 @@ _NEVA_CODES = frozenset(
         INPUT_REQUIRED,
     }
 )
-"""neva's ``ErrorCode`` variants (``error/error_code.rs``)."""
+"""neva's ``ErrorCode`` variants (``error/error_code.rs``): what an error response may carry
+and ``Error::new`` keeps (:func:`neva_code`)."""
 
 Handler = Callable[[Context, JSON], JSON]
 """A handler: the context and the request params in, the result out; an :class:`RpcError`
@@ -116,7 +118,7 @@ class Wrapper(Enum):
 
 def neva_code(code: int) -> int:
     """``Error::new``'s code: any code outside neva's ``ErrorCode`` set becomes ``-32603``."""
-    return code if code in _NEVA_CODES else INTERNAL_ERROR
+    return code if code in NEVA_ERROR_CODES else INTERNAL_ERROR
 
 
 def wire_code(code: int) -> int:

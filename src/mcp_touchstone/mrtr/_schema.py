@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
+from mcp_touchstone._rust import rust_debug_str
 from mcp_touchstone._serde import (
     SerdeError,
     integer_in,
     invalid_type,
     invalid_value,
-    rust_debug_str,
 )
 from mcp_touchstone.mrtr._input import InputRequestError
 from mcp_touchstone.mrtr._structs import option, read_struct, seq, string, unit_enum

@@ -7,7 +7,8 @@ exactly as a nonexistent one.  The pure core:
   :func:`has_any`, :func:`has_all`;
 * callers: :class:`Identity`, :data:`ANONYMOUS`, :func:`identity_from_meta`,
   :func:`granted_scopes`, :func:`has_scopes`, :func:`split_whitespace`;
-* policies: :class:`VisibilityPolicy`, :class:`Visibility`, :class:`VisibleComponent`;
+* policies: :class:`VisibilityPolicy`, :class:`Visibility` (applied to one request, an
+  :class:`Admission`), :class:`VisibleComponent`;
 * :func:`match_uri_template`;
 * the dispatcher layer: :func:`dispatch` over a :class:`Catalog`, in the ``turbomcp`` or
   ``strict`` :class:`Profile`.
@@ -52,6 +53,7 @@ from mcp_touchstone.visibility._meta import (
     tags_of,
 )
 from mcp_touchstone.visibility._policy import (
+    Admission,
     ComponentKind,
     ProtocolVersion,
     RequestContext,
@@ -68,6 +70,7 @@ __all__ = [
     "RUST_WHITE_SPACE",
     "SCOPES_KEY",
     "TAGS_KEY",
+    "Admission",
     "Catalog",
     "ComponentKind",
     "Dispatched",

@@ -141,5 +141,6 @@ def filter_entries(
     if policy is None:
         return items
     if type(policy) is Visibility:  # exact type: a subclass may override the verdict
-        return tuple(e for e in items if policy.admits(e.meta, ctx))
+        admission = policy.for_request(ctx)  # the caller's scopes read once per list
+        return tuple(e for e in items if admission.admits(e.meta))
     return tuple(e for e in items if policy(VisibleComponent(kind, e.id, e.meta, ctx)))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from mcp_touchstone.serde_json import JSON, frozen_object
-from mcp_touchstone.visibility._identity import ANONYMOUS, IdentityClaims, has_scopes
+from mcp_touchstone.visibility._identity import ANONYMOUS, IdentityClaims, granted_scopes
 from mcp_touchstone.visibility._meta import declared_scopes_of, tags_of
 
 
@@ -112,15 +112,53 @@ class Visibility:
     def admits(self, meta: Mapping[str, JSON], request: RequestContext) -> bool:
         """The verdict for a component with ``meta`` asked about by ``request``: the built-in
         policy reads nothing else, so this is :meth:`is_visible` without building the
-        component (the dispatcher's fast path for long lists)."""
-        if self.hidden_tags and any(tag in self.hidden_tags for tag in tags_of(meta)):
-            return False
-        if self.declared_scopes:
-            required = declared_scopes_of(meta)
-            if required and not has_scopes(request.identity, required):
-                return False
-        return True
+        component."""
+        return self.for_request(request).admits(meta)
+
+    def for_request(self, request: RequestContext) -> Admission:
+        """This policy applied to one request: the caller's granted scopes are read at most
+        once (VIS-ID-2), for every component the request judges (a list, a call)."""
+        return Admission(self, request.identity)
 
     def __call__(self, component: VisibleComponent, /) -> bool:
         """Same as :meth:`is_visible`, so a ``Visibility`` is a :class:`VisibilityPolicy`."""
         return self.is_visible(component)
+
+
+class Admission:
+    """The built-in policy applied to one request (:meth:`Visibility.for_request`).  Judges each
+    component of the request by its ``_meta`` alone; the caller's granted scopes are read when
+    the first component that declares scopes is judged, and kept for the rest."""
+
+    __slots__ = ("_granted", "declared_scopes", "hidden_tags", "identity")
+
+    def __init__(self, policy: Visibility, identity: IdentityClaims) -> None:
+        self.hidden_tags = policy.hidden_tags
+        self.declared_scopes = policy.declared_scopes
+        self.identity = identity
+        self._granted: frozenset[str] | None = None
+
+    def granted(self) -> frozenset[str]:
+        """The scopes the caller holds (VIS-ID-2), read on first use."""
+        if self._granted is None:
+            self._granted = frozenset(granted_scopes(self.identity))
+        return self._granted
+
+    def admits(self, meta: Mapping[str, JSON], native_tags: Iterable[object] = ()) -> bool:
+        """Whether the component with ``meta`` is visible, checks in upstream order (VIS-POL-4):
+        a hidden tag among its tags hides it; then every scope it declares must be granted
+        (VIS-ID-4).  ``native_tags`` are tags a host keeps outside ``_meta`` (FastMCP's),
+        judged as if appended to ``io.turbomcp/tags``."""
+        hidden = self.hidden_tags
+        if hidden:
+            if not hidden.isdisjoint(tags_of(meta)):
+                return False
+            if native_tags and not hidden.isdisjoint(
+                [t for t in native_tags if isinstance(t, str)]
+            ):
+                return False
+        if self.declared_scopes:
+            required = declared_scopes_of(meta)
+            if required and not self.granted().issuperset(required):
+                return False
+        return True

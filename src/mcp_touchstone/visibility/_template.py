@@ -28,7 +28,6 @@ def _small_cache(fn: Callable[[str], _R]) -> Callable[[str], _R]:
     return run
 
 
-_VAR_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _LITERAL, _SEGMENT, _RESERVED = 0, 1, 2
 
 
@@ -61,8 +60,10 @@ def compile_uri_template(template: str) -> tuple[re.Pattern[str], tuple[str, ...
 def match_uri_template(template: str, uri: str) -> tuple[tuple[str, str], ...] | None:
     """The variables ``uri`` binds in ``template`` (in template order), or ``None`` when the
     template is malformed or does not match the whole of ``uri`` (VIS-TPL-3)."""
+    if not uri_template_matches(template, uri):
+        return None
     compiled = compile_uri_template(template)
-    if compiled is None or not uri_template_matches(template, uri):
+    if compiled is None:
         return None
     pattern, names = compiled
     # fullmatch, not `$`: the upstream regex has no trailing-newline leniency.
@@ -72,28 +73,28 @@ def match_uri_template(template: str, uri: str) -> tuple[tuple[str, str], ...] |
     return tuple(zip(names, found.groups(), strict=True))
 
 
+_EXPRESSION = re.compile(r"\{(\+?)([A-Za-z0-9_]+)\}")
+"""The one expression form the subset reads: ``{name}``, or ``{+name}`` for reserved expansion."""
+
+
 @_small_cache
 def _tokens(template: str) -> tuple[tuple[int, str], ...] | None:
     """The template as (kind, text) tokens (literal text, ``{var}`` or ``{+var}`` with its
-    name), or ``None`` when it is malformed (VIS-TPL-4, VIS-TPL-5)."""
+    name), or ``None`` when it is malformed (VIS-TPL-4, VIS-TPL-5).
+
+    One split at the expressions: the template is malformed exactly when a ``{`` is left in
+    the literal text between them (one that opens no well-formed expression)."""
+    parts = _EXPRESSION.split(template)  # literal, "+" or "", name, literal, ..., literal
+    literals = parts[0::3]
+    if any("{" in text for text in literals):
+        return None
     out: list[tuple[int, str]] = []
-    rest = template
-    while (open_at := rest.find("{")) != -1:
-        if open_at:
-            out.append((_LITERAL, rest[:open_at]))
-        close_at = rest.find("}", open_at)
-        if close_at == -1:
-            return None
-        var = rest[open_at + 1 : close_at]
-        reserved = var.startswith("+")
-        if reserved:
-            var = var[1:]
-        if not var or any(ch not in _VAR_CHARS for ch in var):
-            return None
-        out.append((_RESERVED if reserved else _SEGMENT, var))
-        rest = rest[close_at + 1 :]
-    if rest:
-        out.append((_LITERAL, rest))
+    for text, plus, name in zip(literals, parts[1::3], parts[2::3], strict=False):
+        if text:
+            out.append((_LITERAL, text))
+        out.append((_RESERVED if plus else _SEGMENT, name))
+    if literals[-1]:
+        out.append((_LITERAL, literals[-1]))
     return tuple(out)
 
 
@@ -143,12 +144,13 @@ def uri_template_matches(template: str, uri: str) -> bool:
     """Whether ``uri`` matches ``template`` (same answer as :func:`match_uri_template`).
 
     Decided on bit sets of URI positions rather than by a backtracking regex (VIS-TPL-7): bit
-    ``p`` of the set says the template read so far can consume ``uri[:p]``.  A literal is a shift
-    through that character's position mask; a run of ``k`` adjacent variables of one kind is
-    ``k`` steps (O(log k) operations) and then a carry-propagated reach over the positions the
-    kind allows.  Each template literal character and each run of like variables costs a fixed
-    number of operations on ``len(uri)``-bit integers, which the interpreter performs a machine
-    word (64 positions) at a time; building the masks takes one pass over the URI.
+    ``p`` of the set says the template read so far can consume ``uri[:p]``. A literal is a shift
+    through the mask of the positions it occurs at (built once per distinct literal); a run of
+    ``k`` adjacent variables of one kind is ``k`` steps (O(log k) operations) and then a carry-
+    propagated reach over the positions the kind allows. Each template literal character and
+    each run of like variables costs a fixed number of operations on ``len(uri)``-bit integers,
+    which the interpreter performs a machine word (64 positions) at a time; building the masks
+    takes one pass over the URI.
     """
     tokens = _tokens(template)
     if tokens is None:
@@ -158,15 +160,17 @@ def uri_template_matches(template: str, uri: str) -> bool:
     masks = _char_masks(uri, chars | {"/", "\n"})
     every = (1 << n) - 1
     allow = {_SEGMENT: every & ~masks["/"], _RESERVED: every & ~masks["\n"]}
+    starts: dict[str, int] = {}  # each distinct literal: the positions it occurs at in ``uri``
     reachable = 1  # Position 0.
     i = 0
     while i < len(tokens):
         kind, text = tokens[i]
         if kind == _LITERAL:
-            for ch in text:
-                reachable = (reachable & masks[ch]) << 1
-                if not reachable:
-                    return False
+            if text not in starts:
+                starts[text] = _occurrences(text, masks)
+            reachable = (reachable & starts[text]) << len(text)
+            if not reachable:
+                return False
             i += 1
             continue
         run = 1
@@ -177,3 +181,14 @@ def uri_template_matches(template: str, uri: str) -> bool:
             return False
         i += run
     return bool(reachable >> n & 1)
+
+
+def _occurrences(text: str, masks: dict[str, int]) -> int:
+    """The positions of the URI at which ``text`` occurs: bit ``p`` is set when every
+    ``text[k]`` is at ``p + k``.  Stops early once no position is left."""
+    found = -1
+    for k, ch in enumerate(text):
+        found &= masks[ch] >> k
+        if not found:
+            return 0
+    return found

@@ -1,6 +1,9 @@
 """Pydantic wire models at the boundary: ``InputRequiredResult`` and the answer types
 (rules MRTR-WIRE-*). Strict: no coercion between JSON types, unknown fields ignored
 (neva uses no ``deny_unknown_fields``).
+
+Imported explicitly (``from mcp_touchstone.mrtr.wire import ElicitResult``): the rest of
+:mod:`mcp_touchstone.mrtr` loads no pydantic.
 """
 
 from __future__ import annotations
