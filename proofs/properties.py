@@ -583,8 +583,8 @@ PROPERTIES: tuple[Prop, ...] = (
         Mutant(
             "vis-prompts-unfiltered",
             "visibility/_hiddenness.py",
-            "        return tuple(e for e in items if policy.admits(e.meta, ctx))\n",
-            "        return tuple(\n            e for e in items if policy.admits(e.meta, ctx) or kind is ComponentKind.PROMPT\n        )\n",
+            "        return tuple(e for e in items if admission.admits(e.meta))\n",
+            "        return tuple(\n            e for e in items if admission.admits(e.meta) or kind is ComponentKind.PROMPT\n        )\n",
             M + "visibility._hiddenness.filter_entries",
             "prompt lists are not filtered",
         ),
