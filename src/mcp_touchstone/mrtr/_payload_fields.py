@@ -23,7 +23,7 @@ FIELD_ORDER: tuple[str, ...] = (
 )
 """The payload's fields in neva's declared (and serialized) order."""
 
-OPENS = {"answers": 0x7B, "memos": 0x7B, "requested": 0x5B, "effects": 0x5B}
+OPENS = {"answers": "{", "memos": "{", "requested": "[", "effects": "["}
 """The bracket each container field opens with; every other field is a scalar."""
 EXPECTING = {
     "answers": "a map",
