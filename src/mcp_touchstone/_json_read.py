@@ -112,6 +112,17 @@ def _constant(name: str) -> JSON:
 
 # --------------------------------------------------------------------------- text checks
 
+
+class JsonTextError(JsonError):
+    """A refusal of JSON text at a place in it: the ``reason`` and the ``index`` (into the text)
+    of the character it concerns, for a reader that reports serde_json's line and column."""
+
+    def __init__(self, reason: str, index: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.index = index
+
+
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 """One escape of a JSON string."""
 
@@ -146,20 +157,22 @@ _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 """A whole string literal, or one bracket outside strings."""
 
 
-def _nests_too_deep(text: str, budget: int) -> bool:
-    """Whether (syntactically valid) JSON text nests arrays and objects ``budget`` deep
-    (JSON-PARSE-6): the running count of brackets outside strings, as serde_json counts while
-    it reads.  Measured on the text, not the parsed value: a value that a later duplicate key
-    discards is gone from the result, but serde_json has already refused its depth."""
+def _too_deep_at(text: str, budget: int) -> int | None:
+    """Where (syntactically valid) JSON text nests arrays and objects ``budget`` deep: the index
+    of the bracket that reaches it, or ``None`` (JSON-PARSE-6).  The running count of brackets
+    outside strings, as serde_json counts while it reads.  Measured on the text, not the parsed
+    value: a value that a later duplicate key discards is gone from the result, but serde_json
+    has already refused its depth."""
     depth = 0
-    for token in _STRING_OR_BRACKET.findall(text):
-        if token in ("[", "{"):
+    for token in _STRING_OR_BRACKET.finditer(text):
+        bracket = token.group()
+        if bracket in ("[", "{"):
             depth += 1
             if depth == budget:
-                return True
-        elif token in ("]", "}"):
+                return token.start()
+        elif bracket in ("]", "}"):
             depth -= 1
-    return False
+    return None
 
 
 def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:
@@ -168,8 +181,10 @@ def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:
     points (text UTF-8 cannot carry) and lone surrogate escapes."""
     budget = MAX_DEPTH - depth
     # Fewer opening brackets than the budget cannot reach it.
-    if text.count("[") + text.count("{") >= budget and _nests_too_deep(text, budget):
-        raise JsonError("recursion limit exceeded")
+    if text.count("[") + text.count("{") >= budget:
+        at = _too_deep_at(text, budget)
+        if at is not None:
+            raise JsonTextError("recursion limit exceeded", at)
     if not text.isascii() and SURROGATE.search(text):
         raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
     # A surrogate escape starts \ud or \uD (the check itself tells a surrogate from, say,
@@ -179,16 +194,6 @@ def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:
 
 
 # --------------------------------------------------------------------------- from_str
-
-
-class JsonTextError(JsonError):
-    """A refusal of JSON text at a place in it: the ``reason`` and the ``index`` (into the text)
-    of the character it concerns, for a reader that reports serde_json's line and column."""
-
-    def __init__(self, reason: str, index: int) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.index = index
 
 
 _DECODER = json.JSONDecoder(parse_float=_float, parse_int=_integer, parse_constant=_constant)
@@ -247,6 +252,8 @@ def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
         raise JsonTextError("recursion limit exceeded", start) from None
     try:
         _refuse_what_a_value_cannot_hold(text[start:end], depth)
-    except JsonError as exc:  # placed at the value's last character, where serde_json stands
+    except JsonTextError as exc:  # the bracket that reaches the budget
+        raise JsonTextError(exc.reason, start + exc.index) from None
+    except JsonError as exc:  # placed at the value's last character
         raise JsonTextError(str(exc), end - 1) from None
     return value, end

@@ -169,6 +169,8 @@ def test_string_lists_keep_their_strings() -> None:
             "invalid type: floating point `-1.5`, expected struct StatePayload at line 1 column 4",
         ),
         (b'\n"ab"', 'invalid type: string "ab", expected struct StatePayload at line 2 column 4'),
+        (b"x", "expected value at line 1 column 1"),
+        (b"\xef\xbb\xbf{}", "expected value at line 1 column 1"),
         (b"", "EOF while parsing a value at line 1 column 0"),
         (b"  ", "EOF while parsing a value at line 1 column 2"),
     ],
@@ -509,7 +511,6 @@ def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"x", "Expecting value at line 1 column 1"),
         (b'{"req":"\\uZZZZ"}', "Invalid \\uXXXX escape at line 1 column 10"),
         (b'{"req":"\\U0041"}', "Invalid \\escape at line 1 column 9"),
         (b'{"answers":{"k":[1,]}}', "Expecting value at line 1 column 20"),
@@ -531,7 +532,7 @@ def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -
     ],
 )
 def test_a_fault_inside_a_value_is_the_json_layers_at_its_place(data: bytes, message: str) -> None:
-    """MRTR-PAYLOAD-8: a field's value (or a scalar payload) is read by the JSON layer, so a
+    """MRTR-PAYLOAD-8: a field's value is read by the JSON layer, so a
     fault inside it carries the layer's wording, at the place the layer names (a number the
     number model refuses: the value's start; a surrogate: the value's end)."""
     assert refusal(data) == message

@@ -128,12 +128,17 @@ class StatePayload:
         """Read a payload from a JSON value under the same typed rules as :meth:`decode`."""
         if isinstance(value, dict):
             fields: dict[str, JSON] = {k: v for k, v in value.items() if k in _FIELD_NAMES}
-            return _build(fields, seq_len=None)
-        if isinstance(value, list):
+            seq_len = None
+        elif isinstance(value, list):
             if len(value) > len(FIELD_ORDER):
                 raise PayloadError(fewer_elements(len(value)))
-            return _build(dict(zip(FIELD_ORDER, value, strict=False)), seq_len=len(value))
-        raise PayloadError(_invalid_type(value, "struct StatePayload"))
+            fields = dict(zip(FIELD_ORDER, value, strict=False))
+            seq_len = len(value)
+        else:
+            raise PayloadError(_invalid_type(value, "struct StatePayload"))
+        for name, field_value in fields.items():
+            check_field(name, field_value)
+        return _build(fields, seq_len)
 
     @classmethod
     def decode(cls, data: bytes) -> StatePayload:
@@ -151,9 +156,8 @@ _REQUIRED_IN_SEQUENCE = _REQUIRED | {"principal"}
 
 
 def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
-    """Assemble a payload from checked fields; ``seq_len`` is set for serde's array form."""
-    for name, value in fields.items():
-        check_field(name, value)
+    """Assemble a payload from fields whose types :func:`check_field` has checked, or refuse
+    it for a missing field; ``seq_len`` is set for serde's array form."""
     required = _REQUIRED if seq_len is None else _REQUIRED_IN_SEQUENCE
     missing = required - fields.keys()
     if missing:
@@ -170,7 +174,7 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     req = fields["req"]
     principal = fields.get("principal")
     aud = fields.get("aud")
-    # The types were checked by check_field above; the casts only inform the type checker.
+    # The caller checked the types with check_field; the casts only inform the type checker.
     return StatePayload(
         answers=cast("dict[str, JSON]", answers),
         exp=cast("int", exp),

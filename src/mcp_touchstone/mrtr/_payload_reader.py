@@ -29,8 +29,13 @@ __all__ = ["PayloadReader"]
 
 _T = TypeVar("_T")
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WHITESPACE = frozenset(" \t\n\r")
 """JSON's whitespace, the only text serde_json skips between tokens."""
+_WS = re.compile(r"[ \t\n\r]*")
+_PLAIN_STRING = re.compile(r'"([^"\\\x00-\x1f\ud800-\udfff]*)"')
+"""A string with no escape, control character or surrogate: its value is the text between its
+quotes (serde_json's ``parse_str`` borrows it as it stands); any other string is the JSON
+layer's to read."""
 _HEX = frozenset("0123456789abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 _ESCAPED = frozenset('"\\/bfnrt')
@@ -40,6 +45,8 @@ _LITERALS: dict[str, tuple[str, JSON]] = {
     "n": ("null", None),
 }
 """JSON's three literals by their first character: the word and its value."""
+_VALUE_STARTS = frozenset('"-0123456789tfn[{')
+"""The characters a JSON value can begin with; serde_json's ``expected value`` at any other."""
 
 
 class PayloadReader:
@@ -78,8 +85,11 @@ class PayloadReader:
     # ---------------------------------------------------------------- tokens
     def peek(self) -> str:
         """The next character after whitespace (consumed up to it), or ``""`` at the end."""
-        self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
-        return self.text[self.pos : self.pos + 1]
+        found = self.text[self.pos : self.pos + 1]
+        if found in _WHITESPACE:
+            self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            found = self.text[self.pos : self.pos + 1]
+        return found
 
     def expect_colon(self) -> None:
         """serde_json's ``parse_object_colon``."""
@@ -112,10 +122,15 @@ class PayloadReader:
         found = self.peek()
         if not found:
             raise self.error("EOF while parsing a value")
+        if found not in _VALUE_STARTS:
+            raise self.error("expected value")
         if found in _LITERALS:
             word, literal = _LITERALS[found]
             self.parse_ident(word)
             return literal
+        if found == '"' and (plain := _PLAIN_STRING.match(self.text, self.pos)):
+            self.pos = plain.end()
+            return plain.group(1)
         try:
             value, self.pos = read_value(self.text, self.pos, depth)
         except JsonTextError as exc:
