@@ -115,11 +115,13 @@ class PayloadReader:
             raise self.error("trailing comma")
         return False
 
-    def value(self, depth: int) -> JSON:
+    def value(self, depth: int, found: str | None = None) -> JSON:
         """One value under serde_json's ``Value`` rules, ``depth`` containers in (the JSON
-        layer's refusal placed where it names).  A ``true``, ``false`` or ``null`` is read
-        by :meth:`parse_ident`, as serde_json reads one wherever it stands."""
-        found = self.peek()
+        layer's refusal placed where it names); ``found`` is its first character when the
+        caller has peeked it.  A ``true``, ``false`` or ``null`` is read by
+        :meth:`parse_ident`, as serde_json reads one wherever it stands."""
+        if found is None:
+            found = self.peek()
         if not found:
             raise self.error("EOF while parsing a value")
         if found not in _VALUE_STARTS:
@@ -142,7 +144,7 @@ class PayloadReader:
         found = self.peek()
         if found != '"':
             raise self.error("key must be a string" if found else "EOF while parsing an object")
-        return cast("str", self.value(1))
+        return cast("str", self.value(1, found))
 
     # ---------------------------------------------------------------- fields
     def strings(self, depth: int) -> list[str]:
@@ -162,7 +164,7 @@ class PayloadReader:
             if found in ("[", "{"):
                 kind = "sequence" if found == "[" else "map"
                 raise self.before(f"invalid type: {kind}, expected a string", self.pos)
-            item = self.value(depth + 1)
+            item = self.value(depth + 1, found)
             if not isinstance(item, str):
                 raise self.error(invalid_type(item, "a string"), self.pos - 1)
             out.append(item)
@@ -179,7 +181,7 @@ class PayloadReader:
             raise self.before(f"invalid type: {kind}, expected {EXPECTING[name]}", self.pos)
         if found == "[":
             return cast("JSON", self.strings(depth))
-        value = self.value(depth)
+        value = self.value(depth, found)
         try:
             check_field(name, value)
         except PayloadError as exc:
