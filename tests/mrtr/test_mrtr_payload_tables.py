@@ -529,10 +529,15 @@ def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -
             b'{"answers":{"k":"\\ud800"}}',
             "unexpected end of hex escape at line 1 column 25",
         ),
+        (
+            b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}',
+            "recursion limit exceeded at line 1 column 142",
+        ),
     ],
 )
 def test_a_fault_inside_a_value_is_the_json_layers_at_its_place(data: bytes, message: str) -> None:
     """MRTR-PAYLOAD-8: a field's value is read by the JSON layer, so a
     fault inside it carries the layer's wording, at the place the layer names (a number the
-    number model refuses: the value's start; a surrogate: the value's end)."""
+    number model refuses: the value's start; a surrogate: the value's end; the nesting limit:
+    the bracket that reaches it, where serde_json stops)."""
     assert refusal(data) == message

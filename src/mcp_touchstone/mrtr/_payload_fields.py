@@ -1,6 +1,6 @@
 """The fields of neva's ``StatePayload`` and the JSON type each one reads as (serde's derived
-``Deserialize`` for the field types), shared by the typed read of a JSON value
-(:meth:`StatePayload.from_json`) and the byte reader (:mod:`._payload_reader`)."""
+``Deserialize`` for the field types), shared by the read of a JSON value
+(:meth:`StatePayload.from_json`) and the read of the plaintext (:mod:`._payload_reader`)."""
 
 from __future__ import annotations
 
