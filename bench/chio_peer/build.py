@@ -1,6 +1,8 @@
 """Build ``chio-peer``: Chio's own portable scope matcher behind harness protocol v1, offline.
 
 Run: ``python bench/chio_peer/build.py`` (or ``make chio-peer``).  Prints the binary's path last.
+Steps 1, 4 and 5 are the offline build every upstream harness shares
+(``conformance/upstream/_offline_build.py``).
 
 1. Checks that the Debian Rust crate packages are installed (``dpkg -s``) and installs the missing
    ones with ``apt-get`` (root and Debian's archive needed): they put crate sources with
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import subprocess
 import sys
 import tarfile
@@ -42,7 +43,17 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "conformance" / "upstream"))
+
+from _offline_build import (  # noqa: E402 -- the shared offline build, beside matrix.py
+    REGISTRY,
+    OfflineBuild,
+    toml_document,
+    write_if_changed,
+)
+
 BUILD = HERE / "build"
+OFFLINE = OfflineBuild("chio-peer", BUILD)
 CHIO_COMMIT = "d2816aa060ba7c0fd10edcece9192e9b4c2850fd"
 GET_CHIO = (
     "set CHIO_GIT to the git dir of a clone of Chio's source that holds commit d2816aa0, e.g. "
@@ -50,7 +61,6 @@ GET_CHIO = (
     "`make chio-peer CHIO_GIT=$PWD/chio-src/.git`"
 )
 CRATES = ("crates/chio-core-types", "crates/chio-kernel-core")
-REGISTRY = Path("/usr/share/cargo/registry")
 BINARY = BUILD / "target" / "release" / "chio-peer"
 DEBIAN_PACKAGES = (
     "librust-serde-dev",
@@ -66,40 +76,13 @@ DEBIAN_PACKAGES = (
     "librust-getrandom-dev",
 )
 DROPPED_DEPENDENCIES = ("aws-lc-rs",)
-
-
-def say(message: str) -> None:
-    print(f"chio-peer: {message}", flush=True)
-
-
-def ensure_debian_crates() -> None:
-    """Install the Debian crate packages that are missing (apt-get; needs root)."""
-    missing = [
-        name
-        for name in DEBIAN_PACKAGES
-        if subprocess.run(["dpkg", "-s", name], capture_output=True, check=False).returncode != 0
-    ]
-    if not missing:
-        say(f"Debian crate packages present ({len(DEBIAN_PACKAGES)})")
-        return
-    say(f"installing {' '.join(missing)} (apt-get; needs root and the Debian archive)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
+say = OFFLINE.say
 
 
 def git(*args: str) -> bytes:
     return subprocess.run(
         ["git", f"--git-dir={chio_git()}", *args], capture_output=True, check=True
     ).stdout
-
-
-def write_if_changed(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` unless it already holds it (an unchanged file keeps its mtime,
-    so cargo does not rebuild what did not change)."""
-    if not path.is_file() or path.read_bytes() != data:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
 
 
 def chio_git() -> Path:
@@ -128,9 +111,9 @@ def extract_chio() -> dict[str, Any]:
     wanted: dict[Path, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         for member in tar.getmembers():
-            source = tar.extractfile(member) if member.isfile() else None
-            if source is not None:
-                wanted[target / member.name] = source.read()
+            member_file = tar.extractfile(member) if member.isfile() else None
+            if member_file is not None:
+                wanted[target / member.name] = member_file.read()
     for path in [p for p in target.rglob("*") if p.is_file() and p not in wanted]:
         path.unlink()
     for path, data in wanted.items():
@@ -189,40 +172,9 @@ def adapt_manifest(manifest: dict[str, Any], name: str) -> dict[str, Any]:
     return manifest
 
 
-def toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_value(key)
-
-
-def toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML form for {value!r}")
-
-
-def toml_document(doc: dict[str, Any], prefix: tuple[str, ...] = ()) -> str:
-    """TOML text of ``doc``: its plain keys, then one ``[table]`` per nested dict."""
-    plain = {k: v for k, v in doc.items() if not isinstance(v, dict)}
-    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
-    out = []
-    if prefix and (plain or not tables):
-        out.append(f"[{'.'.join(toml_key(p) for p in prefix)}]")
-    out += [f"{toml_key(k)} = {toml_value(v)}" for k, v in plain.items()]
-    text = "\n".join(out) + ("\n\n" if out else "")
-    for key, table in tables.items():
-        text += toml_document(table, (*prefix, key))
-    return text
-
-
 def write_workspace(chio_root: dict[str, Any]) -> None:
-    """The workspace root manifest and the offline cargo config, in ``build/``."""
+    """Chio's two crate manifests adapted, the workspace root manifest and the offline cargo
+    config, in ``build/``."""
     inherited: dict[str, Any] = {}
     for crate in CRATES:
         path = BUILD / "chio" / crate / "Cargo.toml"
@@ -242,31 +194,19 @@ def write_workspace(chio_root: dict[str, Any]) -> None:
         },
         "patch": {"crates-io": {"ed25519-dalek": {"path": "../stubs/ed25519-dalek"}}},
     }
-    header = "# Generated by bench/chio_peer/build.py (git-ignored).\n\n"
-    write_if_changed(BUILD / "Cargo.toml", (header + toml_document(workspace)).encode())
-    config = (
-        header
-        + '[source.crates-io]\nreplace-with = "debian"\n\n'
-        + f"[source.debian]\ndirectory = {toml_value(str(REGISTRY))}\n"
-    )
-    write_if_changed(BUILD / ".cargo" / "config.toml", config.encode())
+    OFFLINE.write_workspace(workspace)
 
 
 def build() -> None:
-    env = {**os.environ, "CHIO_PEER_CHIO_COMMIT": CHIO_COMMIT[:8]}
-    command = ["cargo", "build", "--offline", "--release", "-p", "chio-peer"]
-    say(f"{' '.join(command)} (in {BUILD.relative_to(HERE.parent.parent)})")
-    if subprocess.run(command, cwd=BUILD, check=False, env=env).returncode != 0:
-        raise SystemExit("chio-peer: cargo build failed (its messages are above)")
-    lock = tomllib.loads((BUILD / "Cargo.lock").read_text())
-    versions = {p["name"]: p["version"] for p in lock["package"]}
+    OFFLINE.cargo_build(("-p", "chio-peer"), {"CHIO_PEER_CHIO_COMMIT": CHIO_COMMIT[:8]})
+    versions = OFFLINE.resolved()
     shown = ("serde", "serde_json", "ryu", "url", "sha2", "hex", "thiserror", "ed25519-dalek")
     say("resolved: " + ", ".join(f"{n} {versions[n]}" for n in shown if n in versions))
 
 
 def main() -> int:
     start = time.monotonic()
-    ensure_debian_crates()
+    OFFLINE.ensure_debian_crates(DEBIAN_PACKAGES)
     chio_root = extract_chio()
     write_workspace(chio_root)
     build()

@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import offline  # beside this file
+from _harness_check import HARNESSES, touchstone_run  # beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "upstream-matrix.md"
@@ -89,11 +88,11 @@ class Upstream:
 
 UPSTREAMS = (
     Upstream(
-        "Chio (chio-peer)",
+        HARNESSES["chio"].label,
         "scope",
-        ROOT / "bench" / "chio_peer" / "build" / "target" / "release" / "chio-peer",
-        "make chio-peer CHIO_GIT=...",
-        ROOT / "bench" / "chio_peer" / "baseline-d2816aa0.json",
+        HARNESSES["chio"].binary,
+        HARNESSES["chio"].build,
+        HARNESSES["chio"].baseline,
         {
             "scope.hosted_match": (
                 "harness cannot express it: the hosted matcher is chio-kernel's"
@@ -126,39 +125,21 @@ UPSTREAMS = (
         },
     ),
     Upstream(
-        "serde_json",
+        HARNESSES["serde_json"].label,
         "json",
-        ROOT
-        / "conformance"
-        / "upstream"
-        / "serde_json"
-        / "build"
-        / "target"
-        / "release"
-        / "serde-json-harness",
-        "python conformance/upstream/serde_json/build.py",
-        ROOT / "conformance" / "upstream" / "serde_json" / "baseline.json",
+        HARNESSES["serde_json"].binary,
+        HARNESSES["serde_json"].build,
+        HARNESSES["serde_json"].baseline,
     ),
     Upstream("neva", "mrtr", None, "offline.py neva", not_built="neva"),
     Upstream("turbomcp", "visibility", None, "offline.py turbomcp", not_built="turbomcp"),
 )
 
 
-def run(command: list[str], *extra: str) -> dict[str, Any]:
-    """The JSON report of ``touchstone run`` over every shipped vector."""
-    touchstone = str(Path(sys.executable).with_name("touchstone"))
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        impl = ["--impl", " ".join(command)] if command else []
-        done = subprocess.run(
-            [touchstone, "run", *impl, "--report", str(report), *extra],
-            capture_output=True,
-            check=False,
-        )
-        if not report.is_file():
-            raise SystemExit(f"upstream-matrix: touchstone run {command} failed: {done.stderr!r}")
-        doc: dict[str, Any] = json.loads(report.read_text())
-        return doc
+def run(command: list[str]) -> dict[str, Any]:
+    """The JSON report of ``touchstone run`` over every shipped vector (the reference itself
+    when ``command`` is empty)."""
+    return touchstone_run(" ".join(command) if command else None)[1]
 
 
 def tally(report: dict[str, Any]) -> dict[str, Counter[str]]:
