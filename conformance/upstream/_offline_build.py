@@ -5,16 +5,22 @@ Debian's ``librust-<name>-dev`` packages put crate sources, each with its
 harness's ``build.py`` makes an :class:`OfflineBuild` for its git-ignored ``build/`` directory,
 installs the packages it needs (:meth:`OfflineBuild.ensure_debian_crates`), writes its workspace
 root ``build/Cargo.toml`` (:func:`toml_document`) and the cargo config that replaces crates-io by
-that directory (:meth:`OfflineBuild.write_cargo_config`), then runs ``cargo build --offline``
-there (:meth:`OfflineBuild.cargo_build`).  crates.io is never asked.  A file is written only
+that directory (:meth:`OfflineBuild.write_workspace`), then runs ``cargo build --offline``
+there (:meth:`OfflineBuild.cargo_build`).  An upstream's crates come from its git dir
+(:class:`UpstreamSource`: named by an environment variable, no default path), extracted at the
+pinned commit with ``git archive``; only their manifests are adapted
+(:meth:`OfflineBuild.adapt_manifest`, every change printed), never their Rust source.  crates.io
+is never asked.  A file is written only
 when its bytes change, so a rebuild of an unchanged tree is a no-op for cargo.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
+import tarfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -128,3 +134,125 @@ class OfflineBuild:
         done = subprocess.run(command, cwd=self.build, check=False, env={**os.environ, **env})
         if done.returncode != 0:
             raise SystemExit(f"{self.name}: cargo build failed (its messages are above)")
+
+    def adapt_manifest(
+        self,
+        manifest: dict[str, Any],
+        crate: str,
+        dropped: Mapping[str, str],
+        versions: Mapping[str, tuple[str, str]],
+    ) -> dict[str, Any]:
+        """An upstream crate's manifest adapted to the offline Debian build, every change
+        printed: ``[dev-dependencies]`` dropped (tests are not built, and cargo would resolve
+        them), the ``wasm32`` target tables dropped (a host build), each dependency in
+        ``dropped`` removed (with the reason given there) along with the feature entries that
+        name it, each ``versions`` dependency's requirement replaced (name -> (requirement,
+        reason)), and every ``dep/feature`` entry whose Debian crate has no such feature."""
+        if manifest.pop("dev-dependencies", None) is not None:
+            self.say(f"{crate}: [dev-dependencies] dropped (tests are not built)")
+        for cfg in [c for c in manifest.get("target", {}) if "wasm32" in c]:
+            del manifest["target"][cfg]
+            self.say(f"{crate}: [target.'{cfg}'] dropped (a host build)")
+        if manifest.get("target") == {}:
+            del manifest["target"]
+        deps = manifest.get("dependencies", {})
+        for dep, why in dropped.items():
+            if deps.pop(dep, None) is not None:
+                self.say(f"{crate}: dependency {dep} dropped ({why})")
+        for dep, (requirement, why) in versions.items():
+            if isinstance(deps.get(dep), dict) and "version" in deps[dep]:
+                old, deps[dep]["version"] = deps[dep]["version"], requirement
+                self.say(f"{crate}: dependency {dep} ^{old} asked as ^{requirement} ({why})")
+        features: dict[str, list[str]] = manifest.get("features", {})
+        for feature, entries in features.items():
+            kept = []
+            for entry in entries:
+                if entry.removeprefix("dep:") in dropped:
+                    self.say(f"{crate}: feature {feature}: {entry} dropped (a dropped dependency)")
+                    continue
+                dep, _, wanted = entry.partition("/")
+                have = debian_features(dep) if wanted and dep in deps else None
+                if have is not None and wanted not in have:
+                    self.say(
+                        f"{crate}: feature {feature}: {entry} dropped"
+                        f" (Debian's {dep} has no {wanted})"
+                    )
+                    continue
+                kept.append(entry)
+            features[feature] = kept
+        return manifest
+
+
+def _version_key(manifest: Path) -> tuple[int, ...]:
+    """``<crate>-<x.y.z>/Cargo.toml`` by its version numbers (``url-2.10.0`` after ``2.3.1``)."""
+    version = manifest.parent.name.rpartition("-")[2]
+    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+
+
+def debian_features(crate: str) -> set[str] | None:
+    """The feature names (explicit and optional-dependency ones) of the Debian copy of ``crate``."""
+    found = sorted(REGISTRY.glob(f"{crate}-[0-9]*/Cargo.toml"), key=_version_key)
+    if not found:
+        return None
+    manifest = tomllib.loads(found[-1].read_text())
+    deps = manifest.get("dependencies", {})
+    optional = {n for n, d in deps.items() if isinstance(d, dict) and d.get("optional")}
+    return set(manifest.get("features", {})) | optional
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamSource:
+    """An upstream's git dir, named by ``variable`` (no default path: the source is wherever
+    the user cloned it), the pinned ``commit`` and how to get it (``get``, the refusal's text)."""
+
+    variable: str
+    commit: str
+    get: str
+
+    def git_dir(self, prefix: str) -> Path:
+        """The git dir; a one-line refusal (after ``prefix``) when the variable is unset or
+        does not name a git dir."""
+        named = os.environ.get(self.variable, "")
+        if not named:
+            raise SystemExit(f"{prefix}: {self.variable} is not set: {self.get}")
+        path = Path(named)
+        if not (path / "HEAD").exists():
+            raise SystemExit(f"{prefix}: {path} is not a git dir: {self.get}")
+        return path
+
+    def git(self, prefix: str, *args: str) -> bytes:
+        return subprocess.run(
+            ["git", f"--git-dir={self.git_dir(prefix)}", *args], capture_output=True, check=True
+        ).stdout
+
+    def extract(self, build: OfflineBuild, paths: tuple[str, ...], target: Path) -> None:
+        """The files under ``paths`` at the pinned commit, written into ``target`` (files that
+        did not change are left alone; files no longer in the archive are removed; each
+        ``Cargo.toml`` is written as ``Cargo.toml.orig``, for :meth:`OfflineBuild.adapt_manifest`
+        to rewrite)."""
+        source = self.git_dir(build.name)
+        try:
+            self.git(build.name, "cat-file", "-e", f"{self.commit}^{{commit}}")
+        except subprocess.CalledProcessError:
+            raise SystemExit(
+                f"{build.name}: {source} has no commit {self.commit}: {self.get}"
+            ) from None
+        archive = self.git(build.name, "archive", "--format=tar", self.commit, *paths)
+        wanted: dict[Path, bytes] = {}
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            for member in tar.getmembers():
+                member_file = tar.extractfile(member) if member.isfile() else None
+                if member_file is not None:
+                    wanted[target / member.name] = member_file.read()
+        for path in [p for p in target.rglob("*") if p.is_file() and p not in wanted]:
+            path.unlink()
+        for path, data in wanted.items():
+            if path.name != "Cargo.toml":
+                write_if_changed(path, data)
+            else:
+                write_if_changed(path.with_name("Cargo.toml.orig"), data)
+        build.say(f"extracted {', '.join(paths)} at {self.commit[:8]} from {source}")
+
+    def root_manifest(self, prefix: str) -> dict[str, Any]:
+        """The upstream's root ``Cargo.toml`` at the pinned commit."""
+        return tomllib.loads(self.git(prefix, "show", f"{self.commit}:Cargo.toml").decode())
