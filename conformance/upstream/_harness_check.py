@@ -12,7 +12,9 @@ reason, and requires the run with the baseline to pass.  Every unexplained failu
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,11 +35,12 @@ the reason that explains each, or None (a finding)."""
 
 @dataclass(frozen=True, slots=True)
 class Harness:
-    """One upstream harness: its label, its directory (``build.py``, ``check.py``, the
-    git-ignored ``build/``), its binary's name, its expected-failures baseline and how to build
-    it."""
+    """One upstream harness: its label, the semantic it serves, its directory (``build.py``,
+    ``check.py``, the git-ignored ``build/``), its binary's name, its expected-failures baseline
+    and how to build it."""
 
     label: str
+    semantic: str
     directory: Path
     binary_name: str
     baseline: Path
@@ -51,10 +54,21 @@ class Harness:
     def check(self) -> Path:
         return self.directory / "check.py"
 
+    def built(self, variable: str) -> Path | None:
+        """The binary to check: the one ``variable`` names, else the built one; None (after a
+        one-line message saying how to build it) when there is none."""
+        named = os.environ.get(variable)
+        binary = Path(named) if named else self.binary
+        if binary.is_file():
+            return binary
+        print(f"{self.binary_name} is not built: {self.build}", file=sys.stderr)
+        return None
+
 
 HARNESSES = {
     "chio": Harness(
         "Chio (chio-peer)",
+        "scope",
         ROOT / "bench" / "chio_peer",
         "chio-peer",
         ROOT / "bench" / "chio_peer" / "baseline-d2816aa0.json",
@@ -62,10 +76,19 @@ HARNESSES = {
     ),
     "serde_json": Harness(
         "serde_json",
+        "json",
         HERE / "serde_json",
         "serde-json-harness",
         HERE / "serde_json" / "baseline.json",
         "python conformance/upstream/serde_json/build.py",
+    ),
+    "turbomcp": Harness(
+        "turbomcp",
+        "visibility",
+        HERE / "turbomcp",
+        "turbomcp-harness",
+        HERE / "turbomcp" / "baseline.json",
+        "python conformance/upstream/turbomcp/build.py (TURBOMCP_GIT=...)",
     ),
 }
 """The upstream harnesses that are built, by the key ``drt.py --upstream`` takes."""
@@ -164,3 +187,29 @@ def finish(label: str, findings: list[str]) -> int:
         print(f"FINDING {finding}")
     print(f"{label}: " + ("every difference explained" if not findings else "FINDINGS above"))
     return 1 if findings else 0
+
+
+def check_main(key: str, variable: str, reasons: Mapping[str, str], explain: Explain) -> int:
+    """A harness's ``check.py`` whole: ``[--write-baseline]``, the binary (``variable`` or
+    the built one), :func:`check_vectors` over the semantic the harness serves, then
+    :func:`finish`.  Exit 2 when the harness is not built."""
+    harness = HARNESSES[key]
+    parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--write-baseline", action="store_true", help=f"rewrite {harness.baseline.name}"
+    )
+    args = parser.parse_args()
+    binary = harness.built(variable)
+    if binary is None:
+        return 2
+    findings = check_vectors(
+        harness.binary_name,
+        str(binary),
+        harness.baseline,
+        reasons,
+        explain,
+        args.write_baseline,
+        "--semantic",
+        harness.semantic,
+    )
+    return finish(key, findings)

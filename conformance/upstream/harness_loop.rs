@@ -9,7 +9,8 @@
 
 use std::io::{self, BufRead, Write};
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// What a harness supplies: its name (for the one line a failed write prints), its `start`
 /// response, and the output of one case (`None` when it does not run the operation).
@@ -53,15 +54,11 @@ fn respond(harness: &Harness, line: &[u8]) -> Option<Value> {
             let Some(Value::Object(mut case)) = request.remove("case") else {
                 return Some(errored("run needs a case object".to_string(), Some(seq)));
             };
-            let operation = match case.get("operation").and_then(Value::as_str) {
-                Some(operation) => operation.to_owned(),
-                None => {
-                    return Some(errored(
-                        "case needs an operation name".to_string(),
-                        Some(seq),
-                    ))
-                }
+            let Some(operation) = case.get("operation").and_then(Value::as_str) else {
+                let message = "case needs an operation name".to_string();
+                return Some(errored(message, Some(seq)));
             };
+            let operation = operation.to_owned();
             let input = case.remove("input").unwrap_or(Value::Null);
             Some(match (harness.answer)(&operation, input) {
                 Some(output) => json!({"seq": seq, "output": output}),

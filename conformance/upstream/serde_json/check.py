@@ -15,9 +15,7 @@ baseline must then pass.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -26,10 +24,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from _harness_check import HARNESSES, check_vectors, finish  # noqa: E402 -- the shared check
-
-BASELINE = HARNESSES["serde_json"].baseline
-BINARY = HARNESSES["serde_json"].binary
+from _harness_check import check_main  # noqa: E402 -- the shared check
 
 REASONS = {
     "exponent-plus": (
@@ -92,11 +87,6 @@ def explain(case_input: Any, expected: Any, actual: Any) -> str | None:
     return None
 
 
-def harness() -> Path:
-    named = os.environ.get("SERDE_JSON_HARNESS")
-    return Path(named) if named else BINARY
-
-
 def explain_failures(failed: list[dict[str, Any]]) -> list[str | None]:
     """Each failing vector's reason key (:func:`explain`), or None (a finding)."""
     vectors = _vectors()
@@ -109,27 +99,7 @@ def explain_failures(failed: list[dict[str, Any]]) -> list[str | None]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--write-baseline", action="store_true", help=f"rewrite {BASELINE.name}")
-    args = parser.parse_args()
-    binary = harness()
-    if not binary.is_file():
-        print(
-            "serde-json-harness is not built: python conformance/upstream/serde_json/build.py",
-            file=sys.stderr,
-        )
-        return 2
-    findings = check_vectors(
-        "serde-json-harness",
-        str(binary),
-        BASELINE,
-        REASONS,
-        explain_failures,
-        args.write_baseline,
-        "--semantic",
-        "json",
-    )
-    return finish("serde_json", findings)
+    return check_main("serde_json", "SERDE_JSON_HARNESS", REASONS, explain_failures)
 
 
 def _vectors() -> dict[str, Any]:
