@@ -61,11 +61,11 @@ SOURCES = {
         "git clone https://github.com/Epistates/turbomcp turbomcp-src, then"
         " TURBOMCP_GIT=$PWD/turbomcp-src/.git",
         "visibility.dispatch runs turbomcp-server's dispatcher (src/dispatcher/mod.rs: a"
-        " tower::Service over futures' BoxFuture, with the crate's mrtr, session, tasks and"
-        " subscriptions modules, which use tokio, hmac 0.13, sha2 0.11 and rand 0.10, and"
-        " turbomcp-service's error mapping), so no stub may stand in; the other three operations"
-        " are run (conformance/upstream/turbomcp: turbomcp-core,"
-        " turbomcp-protocol, and turbomcp-server's visibility.rs, tags.rs and match_uri_template,"
+        " tower::Service over futures' BoxFuture, with the crate's mrtr.rs, session.rs, tasks.rs"
+        " and subscriptions.rs, which use tokio, async-trait, hmac 0.13, sha2 0.11 and rand 0.10,"
+        " and turbomcp-service's error mapping), so no stub may stand in; the other three"
+        " operations are run (conformance/upstream/turbomcp: turbomcp-core, turbomcp-protocol, and"
+        " turbomcp-server's visibility.rs, tags.rs and match_uri_template,"
         " which need only serde_json and regex)",
     ),
     "chio-kernel": Source(
