@@ -528,10 +528,13 @@ async def _outage(wire: Wire, redis: Any, prefix: str, fault: str, seconds: floa
     """Phase 3: flows under load while Redis is down (``kill``: killed, then restarted on its
     append-only file; ``stop``: SIGSTOPped, then continued) for :data:`OUTAGE` seconds.  The
     requests *during* the outage are those in flight at some moment of it; a refusal's time is
-    from its request's sending to its answer."""
+    from its request's sending to its answer.  The fault comes once half the clients have had a
+    final answered (final rounds are then under way), at most ``seconds / 2`` in."""
     tally = Tally()
     load = asyncio.create_task(run_for(wire, tally, prefix, seconds))
-    await asyncio.sleep(seconds / 4)
+    started = time.monotonic()
+    while tally.outcomes["final"] < CLIENTS // 2 and time.monotonic() - started < seconds / 2:
+        await asyncio.sleep(0.05)
     down = time.monotonic()
     if fault == "kill":
         redis.kill()
@@ -574,7 +577,7 @@ async def _phases(
     out["storm_outcomes"] = dict(storms.outcomes)
     # 3. outages under load.
     took["storms"], mark = time.monotonic() - mark, time.monotonic()
-    seconds = 3.0 if short else 10.0
+    seconds = 5.0 if short else 10.0
     out["outages"] = {
         fault: await _outage(full, redis, f"{sdk}-{fault}", fault, seconds)
         for fault in ("kill", "stop")
