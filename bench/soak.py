@@ -562,12 +562,24 @@ async def _phases(
     sdk: str, wires: dict[str, Wire], redis: Any, short: bool, took: dict[str, float]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"sdk": sdk, "phase_s": took}
+    stalls: dict[str, dict[str, float]] = {side: {} for side in SIDES}
+    over_100ms = Counter[str]()
+    out["stall_by_phase_s"] = stalls
+
+    async def note_stalls(phase: str) -> dict[str, Any]:
+        served = {side: await stats(wires[side]) for side in SIDES}
+        for side in SIDES:
+            stalls[side][phase] = served[side]["worst_stall"]
+            over_100ms[side] += served[side]["stalls_over_100ms"]
+        return served
+
     # 1. throughput.
     mark = time.monotonic()
     through = await _throughput(sdk, wires, short)
     tallies = through.pop("tallies")
     out.update(through)
     # 2. identical-retry storms on full: one flow by all the clients, then groups of 50.
+    await note_stalls("throughput")
     took["throughput"], mark = time.monotonic() - mark, time.monotonic()
     full = wires["full"]
     storms = Tally()
@@ -576,12 +588,14 @@ async def _phases(
         await storm(full, storms, f"{sdk}-storm-{n}", CLIENTS // 50)
     out["storm_outcomes"] = dict(storms.outcomes)
     # 3. outages under load.
+    await note_stalls("storms")
     took["storms"], mark = time.monotonic() - mark, time.monotonic()
     seconds = 5.0 if short else 10.0
     out["outages"] = {
         fault: await _outage(full, redis, f"{sdk}-{fault}", fault, seconds)
         for fault in ("kill", "stop")
     }
+    await note_stalls("outages")
     took["outages"], mark = time.monotonic() - mark, time.monotonic()
     # Finals received before the outages must still replay (Redis was killed meanwhile): the
     # storms' and the last 200 of full's throughput phase.
@@ -590,11 +604,11 @@ async def _phases(
     lost = await lost_finals(full, earlier)
     lost += await lost_finals(full, storms)
     out["lost_finals"] = len(lost) + sum(len(o["lost"]) for o in out["outages"].values())
-    served = {side: await stats(wires[side]) for side in SIDES}
+    served = await note_stalls("checks")
     for side in SIDES:
         out[f"{side}_runs_per_flow"] = dict(Counter(served[side]["runs"].values()))
-        out[f"{side}_worst_stall_s"] = served[side]["worst_stall"]
-        out[f"{side}_stalls_over_100ms"] = served[side]["stalls_over_100ms"]
+        out[f"{side}_worst_stall_s"] = max(stalls[side].values())
+        out[f"{side}_stalls_over_100ms"] = over_100ms[side]
     out["flows_run_twice"] = len(served["guard"]["twice"]) + len(served["full"]["twice"])
     took["checks"] = time.monotonic() - mark
     return out
@@ -647,6 +661,11 @@ def _report(results: list[dict[str, Any]]) -> list[str]:
         )
         print(f"  worst loop stall: {stalls}; store deadline {DEADLINE * 1000:.0f} ms")
         print("  phases (s): " + ", ".join(f"{k} {v:.0f}" for k, v in r["phase_s"].items()))
+        for side, by_phase in r["stall_by_phase_s"].items():
+            print(
+                f"  worst stall of {side} by phase (ms): "
+                + ", ".join(f"{k} {v * 1000:.0f}" for k, v in by_phase.items())
+            )
         if r["flows_run_twice"]:
             missed.append(f"{sdk}: {r['flows_run_twice']} flow(s) ran twice")
         if r["lost_finals"]:
