@@ -237,11 +237,23 @@ def from_str(text: str | bytes) -> JSON:
     return value
 
 
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)(?![.eE0-9])")
+"""An integer literal that is a whole number (no fraction, exponent or further digit follows):
+the number model reads it as the decoder would hand it over, and there is nothing in it for
+the text checks to refuse."""
+
+
 def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
     """The value whose text begins at ``text[start]``, nested inside ``depth`` containers, read
     as :func:`from_str` reads a whole text, and the index just past it: serde_json's ``Value``
     read from inside a larger document (a struct's field).  A refusal is a
     :class:`JsonTextError` naming the index it concerns."""
+    integer = _INTEGER.match(text, start)
+    if integer is not None:
+        try:
+            return _integer(integer.group()), integer.end()
+        except JsonError as exc:
+            raise JsonTextError(str(exc), start) from None
     try:
         value, end = _DECODER.raw_decode(text, start)
     except JsonError as exc:  # the number model's refusal, from a hook: placed at the value

@@ -146,6 +146,8 @@ def test_string_lists_keep_their_strings() -> None:
     assert (p.requested, p.effects) == ((), ("a", "b"))
     p = StatePayload.decode(b'[{},["x","y"],{},[],5,"r",null]')
     assert (p.requested, p.effects, p.principal, p.aud) == (("x", "y"), (), None, None)
+    p = StatePayload.decode(b'{"requested":[ "a" ,"b",\t"c" ]' + TAIL.encode())
+    assert p.requested == ("a", "b", "c")
 
 
 @pytest.mark.parametrize(
@@ -280,6 +282,10 @@ def test_trailing_commas_by_reader(data: bytes, message: str) -> None:
         (b'[{},[],{},[],5,"r",null,null,1]', "trailing characters at line 1 column 30"),
         (b'{"exp":1,"exp":2}', "duplicate field `exp` at line 1 column 14"),
         (b'{"answers":{},"\\u0061nswers":{}}', "duplicate field `answers` at line 1 column 28"),
+        (b'{ "exp" : 1 ,\n "exp" :2}', "duplicate field `exp` at line 2 column 6"),
+        (b'{"answers":{} ,"answers" : {}}', "duplicate field `answers` at line 1 column 24"),
+        (b'{"answers":{}, "exp" 5}', "expected `:` at line 1 column 22"),
+        (b'{"answers":{} "exp":5}', "expected `,` or `}` at line 1 column 15"),
         (b'{"answers":{},"exp":5,"req":"r"} x', "trailing characters at line 1 column 34"),
     ],
 )

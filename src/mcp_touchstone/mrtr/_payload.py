@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from mcp_touchstone._serde import (
     expecting_struct,
@@ -159,29 +159,24 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     """Assemble a payload from fields whose types :func:`check_field` has checked, or refuse
     it for a missing field; ``seq_len`` is set for serde's array form."""
     required = _REQUIRED if seq_len is None else _REQUIRED_IN_SEQUENCE
-    missing = required - fields.keys()
-    if missing:
-        index = min(map(FIELD_ORDER.index, missing))  # the first in declared order
+    if not fields.keys() >= required:
+        index = min(map(FIELD_ORDER.index, required - fields.keys()))  # the first missing
         name = FIELD_ORDER[index]
         if seq_len is not None:
             raise PayloadError(
                 invalid_length(index, expecting_struct("StatePayload", len(FIELD_ORDER)))
             )
         raise PayloadError(f"missing field `{name}`")
-    answers = fields["answers"]
-    memos = fields.get("memos", {})
-    exp = fields["exp"]
-    req = fields["req"]
-    principal = fields.get("principal")
-    aud = fields.get("aud")
-    # The caller checked the types with check_field; the casts only inform the type checker.
+    # The caller checked each field's type with check_field; the cast only informs the type
+    # checker.
+    checked = cast("dict[str, Any]", fields)
     return StatePayload(
-        answers=cast("dict[str, JSON]", answers),
-        exp=cast("int", exp),
-        req=cast("str", req),
-        requested=tuple(cast("list[str]", fields.get("requested", ()))),
-        memos=cast("dict[str, JSON]", memos),
-        effects=tuple(cast("list[str]", fields.get("effects", ()))),
-        principal=cast("str | None", principal),
-        aud=cast("str | None", aud),
+        answers=checked["answers"],
+        exp=checked["exp"],
+        req=checked["req"],
+        requested=tuple(checked.get("requested", ())),
+        memos=checked.get("memos", {}),
+        effects=tuple(checked.get("effects", ())),
+        principal=checked.get("principal"),
+        aud=checked.get("aud"),
     )

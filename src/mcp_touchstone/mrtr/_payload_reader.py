@@ -31,11 +31,25 @@ _T = TypeVar("_T")
 
 _WHITESPACE = frozenset(" \t\n\r")
 """JSON's whitespace, the only text serde_json skips between tokens."""
-_WS = re.compile(r"[ \t\n\r]*")
-_PLAIN_STRING = re.compile(r'"([^"\\\x00-\x1f\ud800-\udfff]*)"')
+_SPACE = r"[ \t\n\r]*"
+_WS = re.compile(_SPACE)
+_PLAIN_TEXT = r'[^"\\\x00-\x1f\ud800-\udfff]*'
+_PLAIN = f'"({_PLAIN_TEXT})"'
+_PLAIN_STRING = re.compile(_PLAIN)
 """A string with no escape, control character or surrogate: its value is the text between its
 quotes (serde_json's ``parse_str`` borrows it as it stands); any other string is the JSON
 layer's to read."""
+_PLAIN_STRINGS = re.compile(
+    rf'\[{_SPACE}(?:"{_PLAIN_TEXT}"(?:{_SPACE},{_SPACE}"{_PLAIN_TEXT}")*{_SPACE})?\]'
+)
+"""An array of plain strings, read in one match (its elements are the plain strings in it);
+any other array is read element by element."""
+_MEMBER = f"{_SPACE}{_PLAIN}{_SPACE}:{_SPACE}"
+_FIRST_MEMBER = re.compile(_MEMBER)
+_NEXT_MEMBER = re.compile(f"{_SPACE},{_MEMBER}")
+"""The struct's first member, ``ws "key" ws : ws``, and each later one, ``ws , ws "key" ws : ws``,
+up to the value, when the key is plain: read in one match; any other is read token by token
+(and refused there)."""
 _HEX = frozenset("0123456789abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 _ESCAPED = frozenset('"\\/bfnrt')
@@ -122,6 +136,9 @@ class PayloadReader:
         :meth:`parse_ident`, as serde_json reads one wherever it stands."""
         if found is None:
             found = self.peek()
+        if found == '"' and (plain := _PLAIN_STRING.match(self.text, self.pos)):
+            self.pos = plain.end()
+            return plain.group(1)
         if not found:
             raise self.error("EOF while parsing a value")
         if found not in _VALUE_STARTS:
@@ -130,9 +147,6 @@ class PayloadReader:
             word, literal = _LITERALS[found]
             self.parse_ident(word)
             return literal
-        if found == '"' and (plain := _PLAIN_STRING.match(self.text, self.pos)):
-            self.pos = plain.end()
-            return plain.group(1)
         try:
             value, self.pos = read_value(self.text, self.pos, depth)
         except JsonTextError as exc:
@@ -146,11 +160,40 @@ class PayloadReader:
             raise self.error("key must be a string" if found else "EOF while parsing an object")
         return cast("str", self.value(1, found))
 
+    def next_member(self, fields: dict[str, JSON], first: bool) -> str | None:
+        """serde_json's ``MapAccess::next_key`` over the struct's object and the colon its
+        ``next_value`` reads: the next member's key, the cursor then on its value, or ``None``
+        after the closing ``}``.  A key naming a field already read is refused (serde's
+        ``duplicate_field``), before the colon."""
+        plain = (_FIRST_MEMBER if first else _NEXT_MEMBER).match(self.text, self.pos)
+        if plain is not None:
+            name, key_end = plain.group(1), plain.end(1)
+        else:
+            if first:
+                if self.peek() == "}":
+                    self.pos += 1
+                    return None
+            elif self.member_end("}"):
+                return None
+            name = self.key()
+            key_end = self.pos - 1
+        if name in fields:
+            raise self.error(f"duplicate field `{name}`", key_end)
+        if plain is not None:
+            self.pos = plain.end()
+        else:
+            self.expect_colon()
+        return name
+
     # ---------------------------------------------------------------- fields
     def strings(self, depth: int) -> list[str]:
         """A ``Vec<String>`` (cursor on its ``[``), element by element as serde reads it: the
         first element that is no string fails where ``peek_invalid_type`` puts it, before
         anything after it is read."""
+        plain = _PLAIN_STRINGS.match(self.text, self.pos)
+        if plain is not None:
+            self.pos = plain.end()
+            return _PLAIN_STRING.findall(self.text, plain.start(), plain.end())
         self.pos += 1
         out: list[str] = []
         found = self.peek()
@@ -198,20 +241,13 @@ class PayloadReader:
         seq_len: int | None = None
         if found == "{":
             self.pos += 1
-            if self.peek() == "}":
-                self.pos += 1
-            else:
-                while True:
-                    name = self.key()
-                    if name in fields:
-                        raise self.error(f"duplicate field `{name}`", self.pos - 1)
-                    self.expect_colon()
-                    if name in EXPECTING:
-                        fields[name] = self.typed(name, 1)
-                    else:
-                        self.ignore_value()
-                    if self.member_end("}"):
-                        break
+            first = True
+            while (name := self.next_member(fields, first)) is not None:
+                first = False
+                if name in EXPECTING:
+                    fields[name] = self.typed(name, 1)
+                else:
+                    self.ignore_value()
         elif found == "[":
             self.pos += 1
             seq_len = 0
