@@ -61,7 +61,7 @@ DRT_OPERATIONS = (
 )
 DRT_EXAMPLES = 3000
 SCOPE_ROUNDS = 7
-ADAPTER_ROUNDS = 15
+ADAPTER_ROUNDS = 9
 """Rounds inside the one adapters sample per tree (building the six 1,000-tool servers is most of
 a sample's time, so the rounds alternate inside it: plain and protected back to back)."""
 VIS_SIZES = (100, 100_000)
@@ -445,6 +445,10 @@ def write_doc(text: str) -> None:
     print(f"wrote the table into {DOC.relative_to(ROOT)}")
 
 
+def _load(load: tuple[float, float, float] | None) -> str:
+    return "n/a" if load is None else " / ".join(f"{x:.2f}" for x in load)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default=os.environ.get("BEFORE") or BEFORE, help="git revision")
@@ -479,12 +483,11 @@ def main() -> int:
             results[rail] = MEASURE[rail](sides, args.rounds)
             print(f"{rail}: {time.perf_counter() - t0:.0f} s; load {load_average()}", flush=True)
     load_end = load_average()
-    fmt = lambda load: "n/a" if load is None else " / ".join(f"{x:.2f}" for x in load)  # noqa: E731
     header = (
         f"Measured {started} UTC by `make bench` (`bench/bench_table.py`, {args.rounds} rounds per"
         f" side, medians; both trees run by the same interpreter and bench code), {os.cpu_count()}"
-        f" cores, load average (1/5/15 min) {fmt(load_start)} at the start and {fmt(load_end)} at"
-        " the end."
+        f" cores, load average (1/5/15 min) {_load(load_start)} at the start and"
+        f" {_load(load_end)} at the end."
     )
     text = table(results, before, after, header)
     print(text)
