@@ -13,8 +13,10 @@ The rails (``docs/performance.md``, "Guard rails"):
 * adapters (``bench_adapters.py``): protected / plain <= 1.10 per request on every client pair
   (the ``mcp`` SDK and FastMCP, each ``list``, ``call``, ``call+grants``; the median of
   :data:`ADAPTER_ROUNDS` per-round CPU ratios, one sample per tree);
-* DRT (``touchstone drt``) against the reference: >= 1,000 distinct cases/s on each of four
-  operations.
+* DRT (``run_drt``, what ``touchstone drt`` runs) against the reference: >= 1,000 distinct
+  cases/s on each of four operations; beside it the CPU-bound rate (cases per CPU second of the
+  busier core: drt on one, the two harnesses on the other), which a loaded machine does not
+  lower.
 
 "Before" is ``BEFORE`` (``--before``; default :data:`BEFORE`, the last commit on main before the
 branches that made each request one readable path were merged), taken with ``git archive`` (its
@@ -35,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import statistics
 import subprocess
@@ -157,7 +158,29 @@ def child(rail: str) -> Figure:
             for op, figures in pairs.items():
                 out[f"{group} {op}"] = figures["cpu"]["ratio_median"]
         return out
+    if rail == "drt":
+        from mcp_touchstone.conformance._drt import run_drt
+
+        implementation = [sys.executable, "-m", "mcp_touchstone", "harness"]
+        out = {}
+        for operation in DRT_OPERATIONS:
+            own0, kids0 = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+            result = run_drt(implementation, operation, examples=DRT_EXAMPLES)
+            own = _cpu(resource.RUSAGE_SELF) - own0
+            kids = _cpu(resource.RUSAGE_CHILDREN) - kids0
+            # Three processes on two cores: drt on one, the two harnesses sharing the other,
+            # so the busier of the two cores bounds the rate a quiet machine reaches.
+            out[operation] = {
+                "wall": result.cases_per_second,
+                "cpu": result.cases / max(own, kids, 1e-9),
+            }
+        return out
     raise SystemExit(f"no in-process rail {rail!r}")
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def in_child(rail: str, src: Path | None) -> Figure:
@@ -352,43 +375,20 @@ def rail_adapters(sides: Sides, rounds: int) -> dict[str, Any]:
     }
 
 
-_RATE = re.compile(r"\(([\d,]+) cases/s searching\)")
-
-
 def rail_drt(sides: Sides, rounds: int) -> dict[str, Any]:
-    touchstone = Path(sys.executable).with_name("touchstone")
-
-    def sample(src: Path | None) -> Figure:
-        rates: Figure = {}
-        for operation in DRT_OPERATIONS:
-            argv = [
-                str(touchstone),
-                "drt",
-                "--operation",
-                operation,
-                "--examples",
-                str(DRT_EXAMPLES),
-            ]
-            done = subprocess.run(
-                argv, env=tree_env(src), capture_output=True, text=True, check=False
-            )
-            found = _RATE.search(done.stdout)
-            if done.returncode != 0 or found is None:
-                last = (done.stderr.strip() or done.stdout.strip()).splitlines()
-                raise RuntimeError(f"{operation}: {last[-1] if last else done.returncode}")
-            rates[operation] = float(found.group(1).replace(",", ""))
-        return rates
-
-    samples = alternate(sides, rounds, sample)
+    samples = alternate(sides, rounds, lambda src: in_child("drt", src))
 
     def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
         if isinstance(taken, str):
             return taken, None
-        rates = {op: _median(taken, lambda s, o=op: s[o]) for op in DRT_OPERATIONS}
-        slowest = min(rates, key=rates.__getitem__)
-        fastest = max(rates.values())
-        text = f"{rates[slowest]:,.0f} cases/s (slowest: `{slowest}`; fastest {fastest:,.0f})"
-        return text, rates[slowest] >= 1000
+        wall = {op: _median(taken, lambda s, o=op: s[o]["wall"]) for op in DRT_OPERATIONS}
+        cpu = {op: _median(taken, lambda s, o=op: s[o]["cpu"]) for op in DRT_OPERATIONS}
+        slowest = min(wall, key=wall.__getitem__)
+        text = (
+            f"{wall[slowest]:,.0f} cases/s wall, {min(cpu.values()):,.0f} CPU-bound"
+            f" (slowest: `{slowest}`)"
+        )
+        return text, wall[slowest] >= 1000
 
     return {
         "goal": ">= 1,000 cases/s",
@@ -456,7 +456,7 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated rails (the doc is then not written)")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/performance.md")
     parser.add_argument(
-        "--child", choices=("seal", "visibility", "adapters"), help=argparse.SUPPRESS
+        "--child", choices=("seal", "visibility", "adapters", "drt"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.child:
