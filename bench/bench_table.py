@@ -229,6 +229,17 @@ def alternate(
     return out
 
 
+def _rail(
+    goal: str,
+    samples: dict[str, list[Figure] | str],
+    cell: Callable[[list[Figure]], tuple[str, bool]],
+) -> dict[str, Any]:
+    """A rail's goal, its samples, and each tree's cell (text, met) from them; a tree whose
+    samples could not be taken is its reason, with no verdict."""
+    cells = {k: (v, None) if isinstance(v, str) else cell(v) for k, v in samples.items()}
+    return {"goal": goal, "samples": samples, "cells": cells}
+
+
 def _median(samples: list[Figure], key: Callable[[Figure], float]) -> float:
     return statistics.median(key(s) for s in samples)
 
@@ -253,18 +264,12 @@ def rail_run(sides: Sides, rounds: int) -> dict[str, Any]:
 
     samples = alternate(sides, rounds, sample)
 
-    def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
-        if isinstance(taken, str):
-            return taken, None
+    def cell(taken: list[Figure]) -> tuple[str, bool]:
         wall = _median(taken, lambda s: s["wall"])
         cpu = _median(taken, lambda s: s["cpu"])
         return f"{wall:.2f} s wall ({cpu:.2f} s CPU; {taken[0]['vectors']:,} vectors)", wall <= 1.5
 
-    return {
-        "goal": "<= 1.5 s wall",
-        "samples": samples,
-        "cells": {k: cell(v) for k, v in samples.items()},
-    }
+    return _rail("<= 1.5 s wall", samples, cell)
 
 
 def rail_scope(sides: Sides, rounds: int) -> dict[str, Any]:
@@ -316,9 +321,7 @@ def answers_batch(command: list[str], batch: Path, src: Path | None) -> bool:
 def rail_seal(sides: Sides, rounds: int) -> dict[str, Any]:
     samples = alternate(sides, rounds, lambda src: in_child("seal", src))
 
-    def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
-        if isinstance(taken, str):
-            return taken, None
+    def cell(taken: list[Figure]) -> tuple[str, bool]:
         seal = _median(taken, lambda s: s["seal"]["cpu"])
         opened = _median(taken, lambda s: s["open"]["cpu"])
         seal_wall = _median(taken, lambda s: s["seal"]["wall"])
@@ -326,20 +329,14 @@ def rail_seal(sides: Sides, rounds: int) -> dict[str, Any]:
         text = f"seal {seal:.2f}x, open {opened:.2f}x CPU (wall {seal_wall:.2f}x, {open_wall:.2f}x)"
         return text, max(seal, opened) <= 1.25
 
-    return {
-        "goal": "<= 1.25x the mcp SDK",
-        "samples": samples,
-        "cells": {k: cell(v) for k, v in samples.items()},
-    }
+    return _rail("<= 1.25x the mcp SDK", samples, cell)
 
 
 def rail_visibility(sides: Sides, rounds: int) -> dict[str, Any]:
     samples = alternate(sides, rounds, lambda src: in_child("visibility", src))
     small, large = (str(n) for n in VIS_SIZES)
 
-    def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
-        if isinstance(taken, str):
-            return taken, None
+    def cell(taken: list[Figure]) -> tuple[str, bool]:
         a = _median(taken, lambda s: s[small])
         b = _median(taken, lambda s: s[large])
         text = (
@@ -348,39 +345,27 @@ def rail_visibility(sides: Sides, rounds: int) -> dict[str, Any]:
         )
         return text, b / a <= 2.0
 
-    return {
-        "goal": "O(1): 100,000 tools within 2x of 100",
-        "samples": samples,
-        "cells": {k: cell(v) for k, v in samples.items()},
-    }
+    return _rail("O(1): 100,000 tools within 2x of 100", samples, cell)
 
 
 def rail_adapters(sides: Sides, rounds: int) -> dict[str, Any]:
     del rounds  # One sample per tree, ADAPTER_ROUNDS rounds inside it.
     samples = alternate(sides, 1, lambda src: in_child("adapters", src))
 
-    def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
-        if isinstance(taken, str):
-            return taken, None
+    def cell(taken: list[Figure]) -> tuple[str, bool]:
         pairs = {name: _median(taken, lambda s, n=name: s[n]) for name in taken[0]}
         worst = max(pairs, key=pairs.__getitem__)
         low = min(pairs.values())
         text = f"{low:.3f}-{pairs[worst]:.3f}x CPU (highest: {worst})"
         return text, pairs[worst] <= 1.10
 
-    return {
-        "goal": "<= 1.10x the bare SDK per request",
-        "samples": samples,
-        "cells": {k: cell(v) for k, v in samples.items()},
-    }
+    return _rail("<= 1.10x the bare SDK per request", samples, cell)
 
 
 def rail_drt(sides: Sides, rounds: int) -> dict[str, Any]:
     samples = alternate(sides, rounds, lambda src: in_child("drt", src))
 
-    def cell(taken: list[Figure] | str) -> tuple[str, bool | None]:
-        if isinstance(taken, str):
-            return taken, None
+    def cell(taken: list[Figure]) -> tuple[str, bool]:
         wall = {op: _median(taken, lambda s, o=op: s[o]["wall"]) for op in DRT_OPERATIONS}
         cpu = {op: _median(taken, lambda s, o=op: s[o]["cpu"]) for op in DRT_OPERATIONS}
         slowest = min(wall, key=wall.__getitem__)
@@ -390,11 +375,7 @@ def rail_drt(sides: Sides, rounds: int) -> dict[str, Any]:
         )
         return text, wall[slowest] >= 1000
 
-    return {
-        "goal": ">= 1,000 cases/s",
-        "samples": samples,
-        "cells": {k: cell(v) for k, v in samples.items()},
-    }
+    return _rail(">= 1,000 cases/s", samples, cell)
 
 
 MEASURE: dict[str, Callable[[Sides, int], dict[str, Any]]] = {
