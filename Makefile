@@ -64,9 +64,19 @@ slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script);
 ## results also go to bench/results/*.json.  The package is byte-compiled first, as pip does for
 ## an installed wheel (an editable install under PYTHONDONTWRITEBYTECODE recompiles every start).
+## bench/bench_table.py measures the guard rails for BEFORE (a git revision, default the last
+## commit with the fast twins) and the current tree side by side, and writes the table into
+## docs/performance.md (about 8 min on 2 cores; `make chio-peer` first for the scope row).
+BEFORE ?= 9238721
 bench: $(STAMP_BENCH)
 	$(BIN)/python -m compileall -q src/mcp_touchstone
-	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@for b in bench/bench_*.py; do echo "== $$b"; BEFORE=$(BEFORE) $(BIN)/python $$b || exit 1; done
+
+## bench-table: only the guard-rail table (bench/bench_table.py), BEFORE against the current tree.
+.PHONY: bench-table
+bench-table: $(STAMP_BENCH)
+	$(BIN)/python -m compileall -q src/mcp_touchstone
+	BEFORE=$(BEFORE) $(BIN)/python bench/bench_table.py
 
 ## chio-peer: build Chio's own portable scope matcher (bb-connor/arc d2816aa0, chio-kernel-core)
 ## from its source, offline, as the scope batch bench's in-run peer (bench/chio_peer/build.py;

@@ -1,4 +1,4 @@
-"""Benchmark: the mrtr share of the runner's work (issue 11), in the reference's own process.
+"""Benchmark: the mrtr share of the runner's work, in the reference's own process.
 
 Workload: every shipped ``mrtr`` vector (all eight operations), three times over, as ``run`` lines
 served by the harness server loop (``harness/_server.serve``, the loop ``touchstone harness``

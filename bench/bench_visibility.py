@@ -1,6 +1,6 @@
 """Benchmark: visibility filtering of a 10,000-component list and the call-path check.
 
-Workload (issue 4): a catalog of 10,000 tools, every tenth tagged ``internal``, and a policy
+Workload: a catalog of 10,000 tools, every tenth tagged ``internal``, and a policy
 hiding that tag.  Measured per call:
 
 * list: ``tools/list`` filtered for the caller;
@@ -14,8 +14,8 @@ mcp.get_tool(name)`` (the lookup its call path makes, visibility applied).
 Scaling (the same shape at 100, 1,000, 10,000 and 100,000 tools): the list filter grows with
 the catalog by nature; the call-path check of a name-addressed tool looks the name up in the
 page's id index (``Page.first_with_id``, built on the first call and kept with the page), so it
-stays flat; the linear scan it replaced (first equal entry deciding, the same answers) is shown
-beside it.
+stays flat; a linear scan (first equal entry deciding, the same answers) is shown beside it as
+the control.
 
 Run: ``.venv/bin/python bench/bench_visibility.py`` (needs the ``bench`` extra for FastMCP).
 Results are also written to ``bench/results/visibility.json``.
@@ -141,7 +141,7 @@ def fastmcp_peer() -> tuple[float, float] | None:
 
 
 def _linear_hidden(catalog: Catalog, name: str, policy: Visibility) -> bool:
-    """The call-path check as a front-to-back scan of the page (what the index replaced)."""
+    """The call-path check as a front-to-back scan of the page (the control beside the index)."""
     assert catalog.tools is not None
     for entry in catalog.tools.pages[0].items:
         if entry.id == name:
@@ -202,7 +202,7 @@ def main() -> None:
         print("fastmcp not installed: pip install -e '.[bench]' to measure the peer")
     table = scaling()
     print()
-    print("scaling (per call): list filter, call-path check (indexed), linear scan it replaced")
+    print("scaling (per call): list filter, call-path check (indexed), linear scan (control)")
     print(f"| {'tools':>8} | {'list':>10} | {'check, indexed':>14} | {'check, linear':>13} |")
     for row in table:
         print(

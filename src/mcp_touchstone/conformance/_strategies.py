@@ -7,11 +7,11 @@ it.  Every operation's strategy is built the same way, as a corpus-seeded mutato
   quirks, fail-closed paths and malformed input the spec documents), ordered smallest first;
 * up to :data:`MAX_EDITS` **edits**, each replacing, deleting, inserting or tweaking one node of
   the input (any depth, chosen by position), with values from the operation's **quirk pool**: the
-  hand-written quirks below (path prefixes without a segment boundary, globs and domain parsing,
+  hand-written quirks (path prefixes without a segment boundary, globs and domain parsing,
   serde_json's float layout ``1.0``, ``-0.0``, ``1e16``, ``1e-6``, integers beyond 2^53, Rust's
   whitespace set, hidden tags and declared scopes, key order) followed by every small subtree
   found in the corpus (so a grant, a constraint, a token or a script step moves between inputs);
-  half the replacements draw from the hand-written quirks alone.
+  half the replacements draw from the hand-written quirks alone (:mod:`._strategies_quirks`).
 
 Hypothesis draws each input as **one byte string** that this module decodes (``st.binary``
 mapped through a decoder, as a structure-aware fuzzer reads its input): one choice per input
@@ -25,9 +25,6 @@ corpus input unchanged.  Every float in a quirk pool reads back as itself throug
 
 An operation with no shipped vectors has no strategy and is refused by ``drt`` with a clear
 message.
-
-Length: over 400 lines on purpose: every operation's strategy lives in this one module, with the
-hand-written quirk pools of the three semantics side by side.
 """
 
 from __future__ import annotations
@@ -41,6 +38,7 @@ from hypothesis import strategies as st
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance._json_paths import Path, delete, get, paths, update
+from mcp_touchstone.conformance._strategies_quirks import QUIRKS, SCALARS
 from mcp_touchstone.conformance._vectors import default_vectors_dir, load_file
 from mcp_touchstone.serde_json import JSON
 
@@ -59,157 +57,7 @@ _EDIT_COUNTS = (0, 1, 1, 1, 2, 2, 3, 3)
 
 _MAX_HARVEST = 160  # Longest serialized subtree taken from the corpus into a quirk pool.
 
-# ------------------------------------------------------------------ hand-written quirks
-
-_QUIRK_FLOATS: list[JSON] = [1.0, -0.0, 0.0, 1e16, 1e-6, 1.5e-7, 0.00001, 1e21, 123.456, 2.5]
-_QUIRK_FLOATS += [-1.0, 1e300]
-_QUIRK_INTS: list[JSON] = [0, 1, -1, 2**53, 2**53 + 1, 2**63 - 1, -(2**63), 2**64 - 1]
-_WORDS: list[JSON] = ["", "a", "b", "name", "x", "Z", "é", "日本", "a b", "_meta", "\u0000"]
-_WS: list[JSON] = ["\u0020", "\t", "\u0085", "\u00a0", "\u001c", "\ufeff", "\u200b", "\u3000"]
-_SCALARS: list[JSON] = [None, True, False, *_QUIRK_INTS, *_QUIRK_FLOATS, *_WORDS, *_WS, [], {}]
-
-_SCOPE_QUIRKS: list[JSON] = [
-    "/data/a",
-    "/data/ab",
-    "/data/a/b",
-    "/data/abc",
-    "/data",
-    "/data/",
-    "/data/../etc",
-    "/data/./a",
-    "//data/a",
-    "/dat",
-    "rel/a",
-    "a\\b",
-    "https://api.example.com/x",
-    "http://user@Example.COM:8080/p",
-    "report.txt",
-    "example.com",
-    "Example.COM.",
-    "evil-example.com",
-    "a.b.example.com",
-    "*.example.com",
-    "*example.com",
-    "*",
-    "fil*",
-    "localhost",
-    "#ops",
-    "prod",
-    "srv",
-    "read_file",
-    "invoke",
-    ["invoke"],
-    ["invoke", "get"],
-    {"type": "path_prefix", "value": "/data"},
-    {"type": "path_prefix", "value": "/data/a"},
-    {"type": "path_prefix", "value": "/"},
-    {"type": "domain_exact", "value": "example.com"},
-    {"type": "domain_glob", "value": "*.example.com"},
-    {"type": "max_length", "value": 3},
-    {"type": "max_args_size", "value": 16},
-    {"type": "custom", "value": ["path", "/data/a"]},
-    {"type": "audience_allowlist", "value": ["#ops"]},
-    {"type": "memory_store_allowlist", "value": ["prod"]},
-    {"type": "regex_match", "value": ".*"},
-    {"type": "governed_intent_required"},
-    {"path": "/data/ab"},
-    {"url": "https://evil-example.com/x"},
-]
-_MRTR_QUIRKS: list[JSON] = [
-    "tools/call",
-    "prompts/get",
-    "resources/read",
-    "elicitation/create",
-    "sampling/createMessage",
-    "roots/list",
-    "requestState",
-    "inputResponses",
-    "2026-07-28",
-    "2025-11-25",
-    "v1",
-    "v2",
-    "0",
-    "k2",
-    "AAECAwQFBgcICQoL",
-    "a+b/",
-    "AAEC=",
-    1800000000,
-    {"kid": "k2", "secret_hex": ""},
-    {"action": "accept", "content": {"name": "octocat"}},
-    {"action": "decline"},
-    {"op": "raise"},
-    {"op": "memo", "key": "m", "value": 1.0},
-    {"op": "once", "key": "o", "fail": {"code": -32000, "message": "boom"}},
-    {"op": "on_commit", "label": "c", "fail": {"code": -32603, "message": "down"}},
-    {"op": "ask", "method": "roots/list", "key": "dirs", "on_error": "hold"},
-    {"op": "return", "result": {"content": [], "isError": True}},
-    {"op": "fail", "error": {"code": -32602, "message": "bad", "data": -0.0}},
-    {"elicitation": {"form": {}, "url": {}}},
-    {"elicitation": True},
-    {"sampling": {}},
-    {"roots": {"listChanged": True}},
-    "hold",
-    "swallow",
-]
-_VIS_QUIRKS: list[JSON] = [
-    "internal",
-    "Internal",
-    "admin",
-    "beta",
-    "read",
-    "write",
-    "read write",
-    "read\u00a0write",
-    "read\u0085write",
-    "read\u3000admin",
-    ["internal"],
-    ["admin"],
-    ["read", "admin"],
-    "tool",
-    "resource",
-    "resource_template",
-    "prompt",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-    "tools/call",
-    "tools/list",
-    "resources/read",
-    "prompts/get",
-    "completion/complete",
-    "{+path}",
-    "{name}",
-    "file:///a",
-    "catalog://secret",
-    {"io.turbomcp/tags": ["internal"]},
-    {"io.turbomcp/scopes": ["admin"]},
-    {"sub": "alice", "claims": {"scope": "read"}},
-    {"sub": "root", "claims": {"scp": ["admin"]}},
-    {"hidden_tags": ["internal"], "requiring_declared_scopes": True},
-]
-_JSON_QUIRKS: list[JSON] = [
-    "1.0",
-    "-0",
-    "-0.0",
-    "1e16",
-    "1E2",
-    "0.000001",
-    "1e-7",
-    "18446744073709551616",
-    "1.50",
-    '{"b":1,"a":2}',
-    '{"a":1,"a":2}',
-    "[1,2,]",
-    '"\\ud800"',
-    " 1 ",
-    "1e400",
-]
-_QUIRKS: dict[str, list[JSON]] = {
-    "scope": _SCOPE_QUIRKS,
-    "mrtr": _MRTR_QUIRKS,
-    "visibility": _VIS_QUIRKS,
-    "json": _JSON_QUIRKS,
-}
+# ------------------------------------------------------------------ edits
 
 _STRING_TWEAKS: list[Callable[[str], str]] = [
     lambda s: s + "/",
@@ -406,8 +254,8 @@ def pool(operation: str, leave_out: frozenset[str] = frozenset()) -> _Pool | Non
     distinct = {serde_json.to_string_ordered(v): v for v in inputs}
     bases = [distinct[k] for k in sorted(distinct, key=lambda k: (len(k), k))]
     harvested, keys = _harvest(bases)
-    hand = _QUIRKS.get(semantic, [])
-    quirks = [*_SCALARS, *hand]
+    hand = QUIRKS.get(semantic, [])
+    quirks = [*SCALARS, *hand]
     known = {serde_json.to_string_ordered(q) for q in quirks}
     written = len(quirks)
     quirks += [h for h in harvested if serde_json.to_string_ordered(h) not in known]
