@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from assurance import covmap
-from assurance.mutants import MARKERS, PACKAGES, PRISTINE, covmap_path, package_modules
+from assurance.mutants import PACKAGES, PRISTINE, covmap_path, package_modules, test_args
 
 TREE = Path.cwd()
 
@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
             tests = chosen
     import pytest
 
-    args = ["-x", "-q", "-p", "no:cacheprovider", "-m", MARKERS, *tests]
+    args = ["-x", "-q", *test_args(pkg), *tests]
     return int(pytest.main(args))
 
 
