@@ -45,3 +45,18 @@ def test_vis_strict_4_concrete_resource_on_page_two_is_found_and_judged() -> Non
     )
     hidden = dispatch(catalog, _complete("mem://secret"), version, policy, profile=strict)
     assert isinstance(hidden, Refused)
+
+
+def test_vis_strict_4_only_an_equal_template_string_stands_for_the_uri() -> None:
+    """VIS-STRICT-4: a ``ref/resource`` is judged by the template whose string equals its URI;
+    a shown template whose string merely sorts before the URI is not it, so a hidden concrete
+    resource of that URI is still refused."""
+    tagged: dict[str, JSON] = {TAGS_KEY: ["internal"]}
+    catalog = Catalog(
+        resources=Listing((Page((Entry("mem://secret", tagged, {}),)),)),
+        resource_templates=Listing((Page((Entry("a://{x}", {}, {}),)),)),
+    )
+    policy = Visibility().hiding_tagged(["internal"])
+    version, strict = ProtocolVersion.V2025_11_25, Profile.STRICT
+    hidden = dispatch(catalog, _complete("mem://secret"), version, policy, profile=strict)
+    assert isinstance(hidden, Refused)
