@@ -190,13 +190,15 @@ chromium:
 	  else echo "make: Chromium is needed by the HTML report's browser test: install it (Debian: sudo apt-get install chromium; or put chromium on PATH, or set CHROMIUM=/path/to/chrome)"; exit 1; fi
 
 ## upstream-harnesses: build the upstream harnesses offline from Debian's crate packages
-## (serde_json for json.*; Chio's chio-peer for scope.*, which needs CHIO_GIT; neva and turbomcp
-## cannot be built offline: offline.py, given NEVA_GIT and TURBOMCP_GIT, says why). Builds what
-## it can. upstream-matrix needs all three git dirs (the doc's reasons are read from them).
+## (serde_json for json.*; Chio's chio-peer for scope.*, which needs CHIO_GIT; turbomcp's for
+## visibility.* but dispatch, which needs TURBOMCP_GIT; neva and turbomcp's dispatcher cannot be
+## built offline: offline.py, given NEVA_GIT and TURBOMCP_GIT, says why). Builds what it can.
+## upstream-matrix needs all three git dirs (the doc's reasons are read from them).
 .PHONY: upstream-harnesses upstream-matrix
 upstream-harnesses: $(STAMP_DEV)
 	$(BIN)/python conformance/upstream/serde_json/build.py
 	@$(BIN)/python bench/chio_peer/build.py || echo "upstream-harnesses: Chio's harness is not built (the reason is above)"
+	@$(BIN)/python conformance/upstream/turbomcp/build.py || echo "upstream-harnesses: turbomcp's harness is not built (the reason is above)"
 	@for u in neva turbomcp; do $(BIN)/python conformance/upstream/offline.py $$u; done || true
 
 ## upstream-matrix: every shipped vector against the reference, each upstream harness and the

@@ -10,9 +10,9 @@ Workloads (per token):
   ChaCha20-Poly1305 under SHA-256(label || secret), base64url.
 * ours/open  -- ``verify(token, keyring, CheckContext)``: size cap, 4-segment split, strict
   base64url, AEAD open, serde-exact payload decode, expiry, request binding (SHA-256 over
-  canonical JSON), principal and audience. The payload decode takes the fast object reader
-  whenever the plaintext has no escapes and no repeated field name (the byte-exact reader
-  decides every other text; tests/mrtr/test_mrtr_payload.py holds the differentials).
+  canonical JSON), principal and audience. The payload decode is the one reader of
+  ``mcp_touchstone.mrtr._payload_reader``: the struct's members one by one, each field's value
+  through the JSON layer.
 * peer/seal  -- the SDK's claims dict (same answers/memos as the state text, its method,
   target, 16-byte args digest, salted principal tag, audience) as compact JSON, then
   ``AESGCMRequestStateCodec.seal`` (AES-256-GCM, HKDF-derived key, random nonce).

@@ -1,11 +1,12 @@
 """Soak: the adapters under load and store faults, on real servers over loopback HTTP.
 
-For each SDK (an official ``mcp`` ``MCPServer`` and a FastMCP server), three server processes are
-started on 127.0.0.1: *bare* (no adapters), *guard* (``ReplayGuard`` on
-``AsyncRedisRequestStateStore`` against a real ``redis-server`` run durable: ``appendonly yes``,
-``appendfsync always``) and *full* (the guard, and ``protect()`` or ``TouchstoneMiddleware``
-with a visibility policy).  Each server process runs a heartbeat on its event loop (a 10 ms sleep;
-how late it wakes is the loop's stall) and counts its tool's runs per MRTR flow.
+For each SDK (an official ``mcp`` ``MCPServer`` and a FastMCP server, built by one :func:`build`
+from the SDK's parts), three server processes are started on 127.0.0.1 (all six at once):
+*bare* (no adapters), *guard* (``ReplayGuard`` on ``AsyncRedisRequestStateStore`` against a real
+``redis-server`` run durable: ``appendonly yes``, ``appendfsync always``) and *full* (the guard,
+and ``protect()`` or ``TouchstoneMiddleware`` with a visibility policy).  Each server process
+runs a heartbeat on its event loop (a 10 ms sleep; how late it wakes is the loop's stall) and
+counts its tool's runs per MRTR flow.
 
 ``CLIENTS`` concurrent clients (200) then drive, over streamable HTTP (JSON responses, the
 2026-07-28 envelope):
@@ -16,18 +17,18 @@ how late it wakes is the loop's stall) and counts its tool's runs per MRTR flow.
 2. *storms*: flows whose final round is sent by many identical clients at once (one flow by all
    200 clients, then groups of 50); every flow must run once and every client get its final;
 3. *outages*: flows under load while Redis is SIGKILLed (and restarted on its append-only
-   file), then while it is SIGSTOPped (and continued); requests refused meanwhile are counted.
+   file), then while it is SIGSTOPped (and continued), each for ``OUTAGE`` seconds; the requests
+   in flight meanwhile are counted by outcome, with the longest a refusal took.
 
 Storms and outages run against *full*.  Goals (each asserted; the exit status is 1 on a miss):
 no flow runs twice on a guarded server; no committed final is lost (every final a client
 received is replayed by a later identical retry, Redis' crash included); no loop stall reaches
 the store's deadline (``DEADLINE``); the guard's throughput at least 0.9 of bare, as capacity
 (requests per second of the server's CPU; wall-clock requests/s are reported beside it).
-*full*'s throughput is reported too, not asserted: on FastMCP it includes the cost of ADAPT-FMCP-1
-(with FastMCP's cached header-check hook removed, the SDK lists the caller's tools for each
-``tools/call`` over HTTP with arguments).  Everything is bounded: each phase has a fixed
-duration or request count, every request a timeout, and the run stops by itself (``--short``,
-for CI, takes under two minutes; the full run under five).
+*full*'s throughput is reported too, not asserted.  Everything is bounded: each phase has a
+fixed duration or request count, every request a timeout, and the run stops by itself; the time
+of each phase is printed (``--short`` is the CI run; docs/performance.md gives both runs' times
+and the machine's load).
 
 Run: ``make soak`` (``.venv/bin/python bench/soak.py``) or ``make soak-short`` (``--short``).
 Results also go to ``bench/results/soak.json``.
@@ -42,9 +43,9 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -105,73 +106,68 @@ def _final_text(bucket: str) -> str:
     return f"purged {bucket} run {_Served.runs[bucket]}"
 
 
-def build_mcp(side: str, redis_url: str) -> Any:
-    """An ``MCPServer`` with the soak's tools, as ``side`` (bare, guard, full); its ASGI app."""
-    import mcp_types as types
+@dataclass(frozen=True)
+class Sdk:
+    """What differs between the two SDKs' soak servers."""
+
+    server: Any  # the server class: ``MCPServer`` or ``FastMCP``
+    context: Any  # its request context class (a tool parameter so annotated receives it)
+    protect: Callable[[Any], None]  # ``full``'s visibility, installed as the SDK's adapter says
+    app: Callable[[Any], Any]  # the server's ASGI app at /mcp (JSON responses, stateless)
+
+
+def _mcp() -> Sdk:
     from mcp.server.mcpserver import Context, MCPServer
-    from mcp.server.request_state import RequestStateSecurity
 
-    from mcp_touchstone.visibility import SCOPES_KEY
+    from mcp_touchstone.adapters.mcp import protect
+    from mcp_touchstone.visibility import Visibility
 
-    server = MCPServer("soak", request_state_security=RequestStateSecurity(keys=[KEY]))
-    form = types.ElicitRequest(
-        params=types.ElicitRequestFormParams(
-            message="Purge?",
-            requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
-        )
+    return Sdk(
+        MCPServer,
+        Context,
+        lambda server: protect(server, visibility=Visibility().requiring_declared_scopes()),
+        lambda server: server.streamable_http_app(json_response=True, stateless_http=True),
     )
 
-    @server.tool()
-    async def purge(bucket: str, ctx: Context) -> Any:
-        if not ctx.input_responses:
-            return types.InputRequiredResult(
-                input_requests={"confirm": form}, request_state=f"purge:{bucket}"
-            )
-        await asyncio.sleep(WORK)
-        return _final_text(bucket)
 
-    @server.tool(meta={SCOPES_KEY: ["admin"]})
-    def secret() -> str:
-        return "hidden from the soak's anonymous callers when protected"
+def _fastmcp() -> Sdk:
+    from fastmcp import Context, FastMCP
 
-    server.tool(name="stats")(_stats)
-    server.tool(name="reset")(_reset)
-    if side == "full":
-        from mcp_touchstone.adapters.mcp import protect
-        from mcp_touchstone.visibility import Visibility
+    from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
+    from mcp_touchstone.visibility import Visibility
 
-        protect(server, visibility=Visibility().requiring_declared_scopes())
-    if side != "bare":
-        _guard(server, redis_url)
-    return server.streamable_http_app(json_response=True, stateless_http=True)
+    policy = Visibility().requiring_declared_scopes()
+    return Sdk(
+        FastMCP,
+        Context,
+        lambda server: TouchstoneMiddleware(visibility=policy).install(server),
+        lambda server: server.http_app(path="/mcp", json_response=True, stateless_http=True),
+    )
 
 
-def _guard(server: Any, redis_url: str) -> None:
+SDKS: dict[str, Callable[[], Sdk]] = {"mcp": _mcp, "fastmcp": _fastmcp}
+
+
+def build(sdk: Sdk, side: str, redis_url: str) -> Any:
+    """A server of ``sdk`` with the soak's tools, as ``side`` (bare, guard, full); its ASGI app."""
+    import mcp_types as types
+    from mcp.server.request_state import RequestStateSecurity
+
     from mcp_touchstone.adapters.redis_store import AsyncRedisRequestStateStore
     from mcp_touchstone.adapters.replay import ReplayGuard
-
-    store = AsyncRedisRequestStateStore.from_url(redis_url, deadline=DEADLINE)
-    ReplayGuard(store).install(server)
-
-
-def build_fastmcp(side: str, redis_url: str) -> Any:
-    """A FastMCP server with the soak's tools, as ``side`` (bare, guard, full); its ASGI app."""
-    import mcp_types as types
-    from fastmcp import Context, FastMCP
-    from mcp.server.request_state import RequestStateSecurity
-
     from mcp_touchstone.visibility import SCOPES_KEY
 
-    server = FastMCP("soak", request_state_security=RequestStateSecurity(keys=[KEY]))
+    server = sdk.server("soak", request_state_security=RequestStateSecurity(keys=[KEY]))
     form = types.ElicitRequest(
         params=types.ElicitRequestFormParams(
             message="Purge?",
             requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
         )
     )
+    context = sdk.context
 
     @server.tool()
-    async def purge(bucket: str, ctx: Context) -> Any:
+    async def purge(bucket: str, ctx: context) -> Any:
         if not ctx.input_responses:
             return types.InputRequiredResult(
                 input_requests={"confirm": form}, request_state=f"purge:{bucket}"
@@ -186,14 +182,11 @@ def build_fastmcp(side: str, redis_url: str) -> Any:
     server.tool(name="stats")(_stats)
     server.tool(name="reset")(_reset)
     if side == "full":
-        from mcp_touchstone.adapters.fastmcp import TouchstoneMiddleware
-        from mcp_touchstone.visibility import Visibility
-
-        policy = Visibility().requiring_declared_scopes()
-        TouchstoneMiddleware(visibility=policy).install(server)
+        sdk.protect(server)
     if side != "bare":
-        _guard(server, redis_url)
-    return server.http_app(path="/mcp", json_response=True, stateless_http=True)
+        store = AsyncRedisRequestStateStore.from_url(redis_url, deadline=DEADLINE)
+        ReplayGuard(store).install(server)
+    return sdk.app(server)
 
 
 async def _heartbeat() -> None:
@@ -213,7 +206,7 @@ def serve(sdk: str, side: str, port: int, redis_url: str) -> None:
     import uvicorn
 
     logging.basicConfig(level=logging.WARNING)
-    app = (build_mcp if sdk == "mcp" else build_fastmcp)(side, redis_url)
+    app = build(SDKS[sdk](), side, redis_url)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="critical", access_log=False, lifespan="on"
     )
@@ -287,6 +280,8 @@ class Tally:
     outcomes: Counter[str] = field(default_factory=Counter)
     finals: dict[str, str] = field(default_factory=dict)
     states: dict[str, str] = field(default_factory=dict)
+    answered: list[tuple[float, float, str]] = field(default_factory=list)
+    """Each request's (sent, answered, outcome), on the client's monotonic clock."""
 
 
 class Wire:
@@ -334,13 +329,13 @@ async def _timed(wire: Wire, tally: Tally, name: str, args: dict[str, Any], **ex
         async with asyncio.timeout(30):
             answer = await wire.call(name, args, **extra)
     except Exception as exc:
-        tally.requests += 1
-        tally.outcomes[f"transport:{type(exc).__name__}"] += 1
-        return ("transport", None)
-    tally.latencies.append(time.monotonic() - started)
+        kind, value = f"transport:{type(exc).__name__}", None
+    else:
+        tally.latencies.append(time.monotonic() - started)
+        kind, value = _outcome(answer)
     tally.requests += 1
-    kind, value = _outcome(answer)
     tally.outcomes[kind] += 1
+    tally.answered.append((started, time.monotonic(), kind))
     return kind, value
 
 
@@ -453,18 +448,26 @@ def _pct(values: list[float], q: float) -> float:
 SIDES = ("bare", "guard", "full")
 
 
-async def soak_sdk(sdk: str, redis: Any, short: bool) -> dict[str, Any]:
-    """Every phase against one SDK's three servers."""
+async def soak(redis: dict[str, Any], short: bool) -> list[dict[str, Any]]:
+    """Every phase against each SDK's three servers (all six started at once, each SDK on its
+    own Redis), one SDK after the other."""
     import httpx2
 
-    servers = {side: Server(sdk, side, redis.url) for side in SIDES}
+    started = time.monotonic()
+    servers = {(sdk, side): Server(sdk, side, redis[sdk].url) for sdk in redis for side in SIDES}
     try:
         for server in servers.values():
             server.wait_ready()
+        took = time.monotonic() - started
         limits = httpx2.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+        results = []
         async with httpx2.AsyncClient(limits=limits, timeout=30) as client:
-            wires = {side: Wire(client, server) for side, server in servers.items()}
-            return await _phases(sdk, wires, redis, short)
+            for sdk, store in redis.items():
+                wires = {side: Wire(client, servers[sdk, side]) for side in SIDES}
+                for wire in wires.values():  # the stalls count from here
+                    await wire.call("reset", {})
+                results.append(await _phases(sdk, wires, store, short, {"start": took}))
+        return results
     finally:
         for server in servers.values():
             server.close()
@@ -516,35 +519,68 @@ async def _throughput(sdk: str, wires: dict[str, Wire], short: bool) -> dict[str
     return out
 
 
+OUTAGE = 3.0
+"""How long (s) Redis stays down in each outage: longer than the store's deadline, so that a
+stopped Redis is refused and not merely waited for."""
+
+
 async def _outage(wire: Wire, redis: Any, prefix: str, fault: str, seconds: float) -> Any:
     """Phase 3: flows under load while Redis is down (``kill``: killed, then restarted on its
-    append-only file; ``stop``: SIGSTOPped, then continued) for two seconds."""
+    append-only file; ``stop``: SIGSTOPped, then continued) for :data:`OUTAGE` seconds.  The
+    requests *during* the outage are those in flight at some moment of it; a refusal's time is
+    from its request's sending to its answer.  The fault comes once half the clients have had a
+    final answered (final rounds are then under way), at most ``seconds / 2`` in."""
     tally = Tally()
     load = asyncio.create_task(run_for(wire, tally, prefix, seconds))
-    await asyncio.sleep(seconds / 4)
-    before = Counter(tally.outcomes)
+    started = time.monotonic()
+    while tally.outcomes["final"] < CLIENTS // 2 and time.monotonic() - started < seconds / 2:
+        await asyncio.sleep(0.05)
+    down = time.monotonic()
     if fault == "kill":
         redis.kill()
     else:
         redis.stop()
-    await asyncio.sleep(2.0)
-    during = Counter(tally.outcomes) - before
+    await asyncio.sleep(OUTAGE)
     if fault == "kill":
         redis.start()
     else:
         redis.cont()
+    up = time.monotonic()
     await load
     lost = await lost_finals(wire, tally)
-    return {"during": dict(during), "all": dict(tally.outcomes), "lost": lost}
+    during = [(end - sent, kind) for sent, end, kind in tally.answered if sent < up and end > down]
+    refused = [took for took, kind in during if kind.startswith("error:")]
+    return {
+        "during": dict(Counter(kind for _, kind in during)),
+        "refusal_max_s": max(refused, default=0.0),
+        "all": dict(tally.outcomes),
+        "lost": lost,
+    }
 
 
-async def _phases(sdk: str, wires: dict[str, Wire], redis: Any, short: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"sdk": sdk}
+async def _phases(
+    sdk: str, wires: dict[str, Wire], redis: Any, short: bool, took: dict[str, float]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"sdk": sdk, "phase_s": took}
+    stalls: dict[str, dict[str, float]] = {side: {} for side in SIDES}
+    over_100ms = Counter[str]()
+    out["stall_by_phase_s"] = stalls
+
+    async def note_stalls(phase: str) -> dict[str, Any]:
+        served = {side: await stats(wires[side]) for side in SIDES}
+        for side in SIDES:
+            stalls[side][phase] = served[side]["worst_stall"]
+            over_100ms[side] += served[side]["stalls_over_100ms"]
+        return served
+
     # 1. throughput.
+    mark = time.monotonic()
     through = await _throughput(sdk, wires, short)
     tallies = through.pop("tallies")
     out.update(through)
     # 2. identical-retry storms on full: one flow by all the clients, then groups of 50.
+    await note_stalls("throughput")
+    took["throughput"], mark = time.monotonic() - mark, time.monotonic()
     full = wires["full"]
     storms = Tally()
     await storm(full, storms, f"{sdk}-storm-all", 1)
@@ -552,11 +588,15 @@ async def _phases(sdk: str, wires: dict[str, Wire], redis: Any, short: bool) -> 
         await storm(full, storms, f"{sdk}-storm-{n}", CLIENTS // 50)
     out["storm_outcomes"] = dict(storms.outcomes)
     # 3. outages under load.
-    seconds = 4.0 if short else 10.0
+    await note_stalls("storms")
+    took["storms"], mark = time.monotonic() - mark, time.monotonic()
+    seconds = 5.0 if short else 10.0
     out["outages"] = {
         fault: await _outage(full, redis, f"{sdk}-{fault}", fault, seconds)
         for fault in ("kill", "stop")
     }
+    await note_stalls("outages")
+    took["outages"], mark = time.monotonic() - mark, time.monotonic()
     # Finals received before the outages must still replay (Redis was killed meanwhile): the
     # storms' and the last 200 of full's throughput phase.
     earlier = Tally(states=tallies["full"].states)
@@ -564,12 +604,13 @@ async def _phases(sdk: str, wires: dict[str, Wire], redis: Any, short: bool) -> 
     lost = await lost_finals(full, earlier)
     lost += await lost_finals(full, storms)
     out["lost_finals"] = len(lost) + sum(len(o["lost"]) for o in out["outages"].values())
-    served = {side: await stats(wires[side]) for side in SIDES}
+    served = await note_stalls("checks")
     for side in SIDES:
         out[f"{side}_runs_per_flow"] = dict(Counter(served[side]["runs"].values()))
-        out[f"{side}_worst_stall_s"] = served[side]["worst_stall"]
-        out[f"{side}_stalls_over_100ms"] = served[side]["stalls_over_100ms"]
+        out[f"{side}_worst_stall_s"] = max(stalls[side].values())
+        out[f"{side}_stalls_over_100ms"] = over_100ms[side]
     out["flows_run_twice"] = len(served["guard"]["twice"]) + len(served["full"]["twice"])
+    took["checks"] = time.monotonic() - mark
     return out
 
 
@@ -606,7 +647,10 @@ def _report(results: list[dict[str, Any]]) -> list[str]:
         )
         print(f"  storms (full): {r['storm_outcomes']}")
         for fault, o in r["outages"].items():
-            print(f"  Redis {fault} (full): during the 2 s outage {o['during']}")
+            print(
+                f"  Redis {fault} (full): requests in flight during the {OUTAGE:.0f} s outage "
+                f"{o['during']}, each refusal within {o['refusal_max_s']:.2f} s"
+            )
         print(
             f"  flows run twice: {r['flows_run_twice']}; committed finals lost: {r['lost_finals']}"
         )
@@ -616,6 +660,12 @@ def _report(results: list[dict[str, Any]]) -> list[str]:
             for side in SIDES
         )
         print(f"  worst loop stall: {stalls}; store deadline {DEADLINE * 1000:.0f} ms")
+        print("  phases (s): " + ", ".join(f"{k} {v:.0f}" for k, v in r["phase_s"].items()))
+        for side, by_phase in r["stall_by_phase_s"].items():
+            print(
+                f"  worst stall of {side} by phase (ms): "
+                + ", ".join(f"{k} {v * 1000:.0f}" for k, v in by_phase.items())
+            )
         if r["flows_run_twice"]:
             missed.append(f"{sdk}: {r['flows_run_twice']} flow(s) ran twice")
         if r["lost_finals"]:
@@ -643,15 +693,13 @@ def main(argv: list[str]) -> int:
     from tests.adapters._redis import redis_process
 
     started = time.monotonic()
-    results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory():
-        for sdk in ("mcp", "fastmcp"):
-            with redis_process() as redis:
-                results.append(asyncio.run(soak_sdk(sdk, redis, args.short)))
+    with redis_process() as for_mcp, redis_process() as for_fastmcp:
+        results = asyncio.run(soak({"mcp": for_mcp, "fastmcp": for_fastmcp}, args.short))
     missed = _report(results)
     took = time.monotonic() - started
     print(f"soak {'short ' if args.short else ''}run: {took:.0f} s, load {os.getloadavg()}")
     out = ROOT / "bench" / "results" / ("soak-short.json" if args.short else "soak.json")
+    out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"took_s": took, "results": results}, indent=1) + "\n")
     for miss in missed:
         print(f"GOAL MISSED: {miss}")

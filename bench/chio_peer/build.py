@@ -1,12 +1,14 @@
 """Build ``chio-peer``: Chio's own portable scope matcher behind harness protocol v1, offline.
 
 Run: ``python bench/chio_peer/build.py`` (or ``make chio-peer``).  Prints the binary's path last.
+Steps 1, 4 and 5 are the offline build every upstream harness shares
+(``conformance/upstream/_offline_build.py``).
 
 1. Checks that the Debian Rust crate packages are installed (``dpkg -s``) and installs the missing
    ones with ``apt-get`` (root and Debian's archive needed): they put crate sources with
    ``.cargo-checksum.json`` under ``/usr/share/cargo/registry``, a cargo directory source.
 2. Extracts ``crates/chio-core-types`` and ``crates/chio-kernel-core`` at the pinned commit
-   ``d2816aa0`` from a Chio git dir (``CHIO_GIT``, required: see ``chio_git``) into the
+   ``d2816aa0`` from a Chio git dir (``CHIO_GIT``, required: no default path) into the
    git-ignored ``bench/chio_peer/build/chio`` (each ``Cargo.toml`` kept as ``Cargo.toml.orig``
    beside its rewrite; unchanged files keep their mtime, so a rebuild is a no-op).  Chio's Rust
    source is not changed.
@@ -30,27 +32,33 @@ Run: ``python bench/chio_peer/build.py`` (or ``make chio-peer``).  Prints the bi
 
 from __future__ import annotations
 
-import io
-import os
-import re
-import subprocess
 import sys
-import tarfile
 import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "conformance" / "upstream"))
+
+from _offline_build import (  # noqa: E402 -- the shared offline build, beside matrix.py
+    OfflineBuild,
+    UpstreamSource,
+    toml_document,
+    write_if_changed,
+)
+
 BUILD = HERE / "build"
+OFFLINE = OfflineBuild("chio-peer", BUILD)
 CHIO_COMMIT = "d2816aa060ba7c0fd10edcece9192e9b4c2850fd"
-GET_CHIO = (
+CHIO = UpstreamSource(
+    "CHIO_GIT",
+    CHIO_COMMIT,
     "set CHIO_GIT to the git dir of a clone of Chio's source that holds commit d2816aa0, e.g. "
     "`git clone https://github.com/bb-connor/arc chio-src` and then "
-    "`make chio-peer CHIO_GIT=$PWD/chio-src/.git`"
+    "`make chio-peer CHIO_GIT=$PWD/chio-src/.git`",
 )
 CRATES = ("crates/chio-core-types", "crates/chio-kernel-core")
-REGISTRY = Path("/usr/share/cargo/registry")
 BINARY = BUILD / "target" / "release" / "chio-peer"
 DEBIAN_PACKAGES = (
     "librust-serde-dev",
@@ -65,169 +73,27 @@ DEBIAN_PACKAGES = (
     "librust-rand-core-dev",
     "librust-getrandom-dev",
 )
-DROPPED_DEPENDENCIES = ("aws-lc-rs",)
-
-
-def say(message: str) -> None:
-    print(f"chio-peer: {message}", flush=True)
-
-
-def ensure_debian_crates() -> None:
-    """Install the Debian crate packages that are missing (apt-get; needs root)."""
-    missing = [
-        name
-        for name in DEBIAN_PACKAGES
-        if subprocess.run(["dpkg", "-s", name], capture_output=True, check=False).returncode != 0
-    ]
-    if not missing:
-        say(f"Debian crate packages present ({len(DEBIAN_PACKAGES)})")
-        return
-    say(f"installing {' '.join(missing)} (apt-get; needs root and the Debian archive)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
-
-
-def git(*args: str) -> bytes:
-    return subprocess.run(
-        ["git", f"--git-dir={chio_git()}", *args], capture_output=True, check=True
-    ).stdout
-
-
-def write_if_changed(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` unless it already holds it (an unchanged file keeps its mtime,
-    so cargo does not rebuild what did not change)."""
-    if not path.is_file() or path.read_bytes() != data:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-
-
-def chio_git() -> Path:
-    """The Chio git dir named by ``CHIO_GIT`` (no default: Chio's source is wherever the user
-    cloned it); a clear one-line refusal when it is unset or not a git dir."""
-    named = os.environ.get("CHIO_GIT", "")
-    if not named:
-        raise SystemExit(f"chio-peer: CHIO_GIT is not set: {GET_CHIO}")
-    path = Path(named)
-    if not (path / "HEAD").exists():
-        raise SystemExit(f"chio-peer: {path} is not a git dir: {GET_CHIO}")
-    return path
+DROPPED_DEPENDENCIES = {"aws-lc-rs": "optional, not packaged; its feature is off"}
+say = OFFLINE.say
 
 
 def extract_chio() -> dict[str, Any]:
-    """Extract the two crates at the pinned commit into ``build/chio`` (files that did not
-    change are left alone; files no longer in the archive are removed); return Chio's root
+    """Extract the two crates at the pinned commit into ``build/chio``; return Chio's root
     manifest."""
-    source = chio_git()
-    try:
-        git("cat-file", "-e", f"{CHIO_COMMIT}^{{commit}}")
-    except subprocess.CalledProcessError:
-        raise SystemExit(f"chio-peer: {source} has no commit {CHIO_COMMIT}: {GET_CHIO}") from None
-    target = BUILD / "chio"
-    archive = git("archive", "--format=tar", CHIO_COMMIT, *CRATES)
-    wanted: dict[Path, bytes] = {}
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            source = tar.extractfile(member) if member.isfile() else None
-            if source is not None:
-                wanted[target / member.name] = source.read()
-    for path in [p for p in target.rglob("*") if p.is_file() and p not in wanted]:
-        path.unlink()
-    for path, data in wanted.items():
-        if path.name != "Cargo.toml":  # the manifests are rewritten by write_workspace
-            write_if_changed(path, data)
-        else:
-            write_if_changed(path.with_name("Cargo.toml.orig"), data)
-    say(f"extracted {', '.join(CRATES)} at {CHIO_COMMIT[:8]} from {chio_git()}")
-    return tomllib.loads(git("show", f"{CHIO_COMMIT}:Cargo.toml").decode())
-
-
-def _version_key(manifest: Path) -> tuple[int, ...]:
-    """``<crate>-<x.y.z>/Cargo.toml`` by its version numbers (``url-2.10.0`` after ``2.3.1``)."""
-    version = manifest.parent.name.rpartition("-")[2]
-    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
-
-
-def debian_features(crate: str) -> set[str] | None:
-    """The feature names (explicit and optional-dependency ones) of the Debian copy of ``crate``."""
-    found = sorted(REGISTRY.glob(f"{crate}-[0-9]*/Cargo.toml"), key=_version_key)
-    if not found:
-        return None
-    manifest = tomllib.loads(found[-1].read_text())
-    deps = manifest.get("dependencies", {})
-    optional = {n for n, d in deps.items() if isinstance(d, dict) and d.get("optional")}
-    return set(manifest.get("features", {})) | optional
-
-
-def adapt_manifest(manifest: dict[str, Any], name: str) -> dict[str, Any]:
-    """Chio's crate manifest, adapted to the offline Debian build (every change printed)."""
-    if manifest.pop("dev-dependencies", None) is not None:
-        say(f"{name}: [dev-dependencies] dropped (tests are not built)")
-    for cfg in [c for c in manifest.get("target", {}) if "wasm32" in c]:
-        del manifest["target"][cfg]
-        say(f"{name}: [target.'{cfg}'] dropped (a host build; Debian's getrandom has no js)")
-    if manifest.get("target") == {}:
-        del manifest["target"]
-    deps = manifest.get("dependencies", {})
-    for dep in DROPPED_DEPENDENCIES:
-        if deps.pop(dep, None) is not None:
-            say(f"{name}: optional dependency {dep} dropped (not packaged; its feature is off)")
-    features: dict[str, list[str]] = manifest.get("features", {})
-    for feature, entries in features.items():
-        kept = []
-        for entry in entries:
-            if entry.removeprefix("dep:") in DROPPED_DEPENDENCIES:
-                say(f"{name}: feature {feature}: {entry} dropped (a dropped dependency)")
-                continue
-            dep, _, wanted = entry.partition("/")
-            have = debian_features(dep) if wanted and dep in deps else None
-            if have is not None and wanted not in have:
-                say(f"{name}: feature {feature}: {entry} dropped (Debian's {dep} has no {wanted})")
-                continue
-            kept.append(entry)
-        features[feature] = kept
-    return manifest
-
-
-def toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_value(key)
-
-
-def toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML form for {value!r}")
-
-
-def toml_document(doc: dict[str, Any], prefix: tuple[str, ...] = ()) -> str:
-    """TOML text of ``doc``: its plain keys, then one ``[table]`` per nested dict."""
-    plain = {k: v for k, v in doc.items() if not isinstance(v, dict)}
-    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
-    out = []
-    if prefix and (plain or not tables):
-        out.append(f"[{'.'.join(toml_key(p) for p in prefix)}]")
-    out += [f"{toml_key(k)} = {toml_value(v)}" for k, v in plain.items()]
-    text = "\n".join(out) + ("\n\n" if out else "")
-    for key, table in tables.items():
-        text += toml_document(table, (*prefix, key))
-    return text
+    CHIO.extract(OFFLINE, CRATES, BUILD / "chio")
+    return CHIO.root_manifest(OFFLINE.name)
 
 
 def write_workspace(chio_root: dict[str, Any]) -> None:
-    """The workspace root manifest and the offline cargo config, in ``build/``."""
+    """Chio's two crate manifests adapted, the workspace root manifest and the offline cargo
+    config, in ``build/``."""
     inherited: dict[str, Any] = {}
     for crate in CRATES:
         path = BUILD / "chio" / crate / "Cargo.toml"
         original = path.with_name("Cargo.toml.orig").read_text()
-        manifest = adapt_manifest(tomllib.loads(original), Path(crate).name)
+        manifest = OFFLINE.adapt_manifest(
+            tomllib.loads(original), Path(crate).name, DROPPED_DEPENDENCIES, {}
+        )
         for name, dep in manifest.get("dependencies", {}).items():
             if isinstance(dep, dict) and dep.get("workspace"):
                 inherited[name] = chio_root["workspace"]["dependencies"][name]
@@ -242,31 +108,19 @@ def write_workspace(chio_root: dict[str, Any]) -> None:
         },
         "patch": {"crates-io": {"ed25519-dalek": {"path": "../stubs/ed25519-dalek"}}},
     }
-    header = "# Generated by bench/chio_peer/build.py (git-ignored).\n\n"
-    write_if_changed(BUILD / "Cargo.toml", (header + toml_document(workspace)).encode())
-    config = (
-        header
-        + '[source.crates-io]\nreplace-with = "debian"\n\n'
-        + f"[source.debian]\ndirectory = {toml_value(str(REGISTRY))}\n"
-    )
-    write_if_changed(BUILD / ".cargo" / "config.toml", config.encode())
+    OFFLINE.write_workspace(workspace)
 
 
 def build() -> None:
-    env = {**os.environ, "CHIO_PEER_CHIO_COMMIT": CHIO_COMMIT[:8]}
-    command = ["cargo", "build", "--offline", "--release", "-p", "chio-peer"]
-    say(f"{' '.join(command)} (in {BUILD.relative_to(HERE.parent.parent)})")
-    if subprocess.run(command, cwd=BUILD, check=False, env=env).returncode != 0:
-        raise SystemExit("chio-peer: cargo build failed (its messages are above)")
-    lock = tomllib.loads((BUILD / "Cargo.lock").read_text())
-    versions = {p["name"]: p["version"] for p in lock["package"]}
+    OFFLINE.cargo_build(("-p", "chio-peer"), {"CHIO_PEER_CHIO_COMMIT": CHIO_COMMIT[:8]})
+    versions = OFFLINE.resolved()
     shown = ("serde", "serde_json", "ryu", "url", "sha2", "hex", "thiserror", "ed25519-dalek")
     say("resolved: " + ", ".join(f"{n} {versions[n]}" for n in shown if n in versions))
 
 
 def main() -> int:
     start = time.monotonic()
-    ensure_debian_crates()
+    OFFLINE.ensure_debian_crates(DEBIAN_PACKAGES)
     chio_root = extract_chio()
     write_workspace(chio_root)
     build()

@@ -39,6 +39,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/, for bench_scope_batch and _common
+sys.path.insert(0, str(HERE.parents[1] / "conformance" / "upstream"))
+
+from _harness_check import (  # noqa: E402 -- the shared check, on the path above
+    Explain,
+    check_vectors,
+    finish,
+)
+from _harness_check import ask as ask_texts  # noqa: E402
 
 from bench_scope_batch import (  # noqa: E402 -- importable only once bench/ is on the path
     batch_lines,
@@ -48,7 +56,6 @@ from bench_scope_batch import (  # noqa: E402 -- importable only once bench/ is 
 )
 
 BASELINE = HERE / "baseline-d2816aa0.json"
-COLUMNS = ("pass", "fail", "expected", "error", "skip", "n/a")
 
 REASONS = {
     "point-1": (
@@ -298,14 +305,8 @@ def explain_all(peer: str, cases: list[tuple[str, Any, Any, Any]]) -> list[str |
 def ask(command: str, cases: list[tuple[str, Any]]) -> list[Any]:
     """The ``output`` (or the whole answer line, when it has none) of each case, from one
     process of ``command``."""
-    lines = [json.dumps({"cmd": "start", "version": 1})]
-    for seq, (operation, case_input) in enumerate(cases):
-        case = {"operation": operation, "input": case_input}
-        lines.append(json.dumps({"cmd": "run", "seq": seq, "case": case}, ensure_ascii=False))
-    lines.append(json.dumps({"cmd": "stop"}))
-    text = ("\n".join(lines) + "\n").encode("utf-8")
-    out = subprocess.run([command], input=text, capture_output=True, check=True).stdout
-    return [_output(json.loads(line)) for line in out.splitlines()[1:]]
+    texts = [(operation, json.dumps(value, ensure_ascii=False)) for operation, value in cases]
+    return ask_texts([command], texts)
 
 
 def _output(line: Any) -> Any:
@@ -356,64 +357,21 @@ def check_batch(peer: str) -> list[str]:
     return sorted(set(findings))
 
 
-def run_vectors(peer: str, *extra: str) -> tuple[int, dict[str, Any]]:
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        command = [str(Path(sys.executable).with_name("touchstone")), "run", "--impl", peer]
-        done = subprocess.run(
-            [*command, "--report", str(report), *extra], capture_output=True, check=False
-        )
-        return done.returncode, json.loads(report.read_text())
-
-
-def _totals(report: dict[str, Any]) -> str:
-    """The report's summary columns, summed over the semantics."""
-    totals: Counter[str] = Counter()
-    for columns in report["summary"].values():
-        totals.update(columns)
-    return ", ".join(f"{column} {totals[column]}" for column in COLUMNS)
-
-
-def check_vectors(peer: str, write_baseline: bool) -> list[str]:
-    """Part (b); returns the findings."""
-    status, report = run_vectors(peer)
-    print(f"(b) touchstone run --impl chio-peer: exit {status}; {_totals(report)}")
+def explain_vectors(peer: str) -> Explain:
+    """Part (b)'s explainer: each failing vector's reason key, from its input and the two
+    answers (:func:`explain_all`), or None (a finding)."""
     inputs = {v.id: v for v in batch_vectors()}
-    reasons: dict[str, str] = {}
-    findings = []
-    failed = [r for r in report["results"] if r["verdict"] not in ("pass", "not_applicable")]
-    known = [r for r in failed if r["verdict"] == "fail" and r["id"] in inputs]
-    cases = [
-        (inputs[r["id"]].operation, inputs[r["id"]].input, r["expected"], r["actual"])
-        for r in known
-    ]
-    explained = dict(zip((r["id"] for r in known), explain_all(peer, cases), strict=True))
-    for result in failed:
-        reason = explained.get(result["id"])
-        if reason is None:
-            findings.append(f"{result['id']}: {json.dumps(result)}")
-        else:
-            reasons[result["id"]] = reason
-    for reason, count in sorted(Counter(reasons.values()).items()):
-        print(f"    {reason}: {count} vectors")
-    if write_baseline and not findings:
-        entries = [{"id": i, "reason": REASONS[r]} for i, r in reasons.items()]
-        doc = {"schema": "touchstone-baseline/1", "entries": entries}
-        BASELINE.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        print(f"    wrote {BASELINE.relative_to(HERE.parent.parent)} ({len(entries)} entries)")
-    listed = {e["id"]: e["reason"] for e in json.loads(BASELINE.read_text())["entries"]}
-    for vector_id, reason in sorted(reasons.items()):
-        if listed.get(vector_id) != REASONS[reason]:
-            findings.append(f"{vector_id}: {BASELINE.name} does not give it the reason {reason}")
-    status, report = run_vectors(peer, "--expected-failures", str(BASELINE))
-    print(
-        f"    with {BASELINE.name}: exit {status} (conformant: {report['conformant']});"
-        f" {_totals(report)}"
-        + (f"; stale entries {report['stale_baseline']}" if report["stale_baseline"] else "")
-    )
-    if status != 0:
-        findings.append(f"the run with {BASELINE.name} exited {status}")
-    return findings
+
+    def explain(failed: list[dict[str, Any]]) -> list[str | None]:
+        known = [r for r in failed if r["verdict"] == "fail" and r["id"] in inputs]
+        cases = [
+            (inputs[r["id"]].operation, inputs[r["id"]].input, r["expected"], r["actual"])
+            for r in known
+        ]
+        keys = dict(zip((r["id"] for r in known), explain_all(peer, cases), strict=True))
+        return [keys.get(r["id"]) for r in failed]
+
+    return explain
 
 
 def _grant(tool: str, constraints: list[Any] | None = None) -> dict[str, Any]:
@@ -528,12 +486,13 @@ def main() -> int:
     if peer is None:
         print("chio-peer is not built: make chio-peer (or set CHIO_PEER)", file=sys.stderr)
         return 2
-    findings = check_batch(str(peer)) + check_vectors(str(peer), args.write_baseline)
+    findings = check_batch(str(peer))
+    print("(b)", end=" ")
+    findings += check_vectors(
+        "chio-peer", str(peer), BASELINE, REASONS, explain_vectors(str(peer)), args.write_baseline
+    )
     findings += check_planted(str(peer))
-    for finding in findings:
-        print(f"FINDING {finding}")
-    print("differential: " + ("every difference explained" if not findings else "FINDINGS above"))
-    return 1 if findings else 0
+    return finish("differential", findings)
 
 
 if __name__ == "__main__":

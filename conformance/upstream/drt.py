@@ -24,9 +24,7 @@ import argparse
 import importlib.util
 import json
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -37,6 +35,10 @@ from mcp_touchstone.conformance._strategies import pool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from _harness_check import HARNESSES, ask  # noqa: E402 -- beside this file
+
 RECORD = HERE / "drt.json"
 DRAWS_PER_CASE = 20
 """Inputs are drawn until ``--examples`` distinct texts are found or this many draws per case
@@ -61,48 +63,21 @@ def _load(name: str, path: Path) -> Any:
     return module
 
 
-UPSTREAMS = {
-    "chio": (
-        "Chio (chio-peer)",
-        ROOT / "bench" / "chio_peer" / "check.py",
-        ROOT / "bench" / "chio_peer" / "build" / "target" / "release" / "chio-peer",
-        ROOT / "bench" / "chio_peer" / "baseline-d2816aa0.json",
-    ),
-    "serde_json": (
-        "serde_json",
-        HERE / "serde_json" / "check.py",
-        HERE / "serde_json" / "build" / "target" / "release" / "serde-json-harness",
-        HERE / "serde_json" / "baseline.json",
-    ),
-}
-
-
-def answers(command: list[str], operation: str, texts: list[str]) -> list[Any]:
-    """Each text's ``output`` (the whole line when it has none), from one process."""
-    with tempfile.TemporaryFile() as requests:
-        requests.write(b'{"cmd":"start","version":1}\n')
-        for seq, text in enumerate(texts):
-            line = (
-                f'{{"cmd":"run","seq":{seq},"case":{{"operation":"{operation}","input":{text}}}}}\n'
-            )
-            requests.write(line.encode("utf-8"))
-        requests.write(b'{"cmd":"stop"}\n')
-        requests.seek(0)
-        out = subprocess.run(command, stdin=requests, capture_output=True, check=True).stdout
-    lines = [json.loads(line) for line in out.splitlines()[1:]]
-    assert [line.get("seq") for line in lines] == list(range(len(texts))), "answers out of order"
-    return [line.get("output", line) for line in lines]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--upstream", choices=sorted(UPSTREAMS), required=True)
+    parser.add_argument("--upstream", choices=sorted(HARNESSES), required=True)
     parser.add_argument("--operation", required=True)
     parser.add_argument("--examples", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--record", action="store_true", help=f"write the run into {RECORD.name}")
     args = parser.parse_args()
-    name, checker_path, binary, baseline = UPSTREAMS[args.upstream]
+    harness = HARNESSES[args.upstream]
+    name, checker_path, binary, baseline = (
+        harness.label,
+        harness.check,
+        harness.binary,
+        harness.baseline,
+    )
     if not binary.is_file():
         print(f"drt: {name} is not built (make upstream-harnesses)", file=sys.stderr)
         return 2
@@ -122,16 +97,17 @@ def main() -> int:
         by_text.setdefault(one.text, one)
     drawn = list(by_text.values())
     texts = list(by_text)
-    reference = answers([sys.executable, "-m", "mcp_touchstone", "harness"], args.operation, texts)
-    theirs = answers([str(binary)], args.operation, texts)
+    cases = [(args.operation, text) for text in texts]
+    reference = ask([sys.executable, "-m", "mcp_touchstone", "harness"], cases)
+    theirs = ask([str(binary)], cases)
     differ = [
         k
         for k, (want, got) in enumerate(zip(reference, theirs, strict=True))
         if not outputs_match(args.operation, want, got)
     ]
     if args.upstream == "chio":
-        cases = [(args.operation, drawn[k].value, reference[k], theirs[k]) for k in differ]
-        keys = checker.explain_all(str(binary), cases)
+        disagree = [(args.operation, drawn[k].value, reference[k], theirs[k]) for k in differ]
+        keys = checker.explain_all(str(binary), disagree)
     else:
         keys = [checker.explain(drawn[k].value, reference[k], theirs[k]) for k in differ]
     classified = Counter(key for key in keys if key is not None)

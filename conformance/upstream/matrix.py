@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import offline  # beside this file
+from _harness_check import HARNESSES, touchstone_run  # beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "upstream-matrix.md"
@@ -51,26 +50,19 @@ _CHIO_KERNEL = (
     " 0.7.8, rusqlite 0.28.0, ureq 2.6.2 and reqwest 0.11.13; a stub would have to re-implement"
     " the API the kernel's own code calls"
 )
-_NOT_BUILT = {
-    "neva": (
-        "the MRTR path reaches the runtime, the wire types and the codec, so no stub may stand in"
-    ),
-    "turbomcp": (
-        "the dispatcher reaches tokio, tower, serde_json and regex, so no stub may stand in"
-    ),
-}
 
 
 @functools.cache
 def not_built(name: str) -> str:
-    """Why an upstream has no harness, from ``offline.py`` over its source (its git dir
-    variable must be set): the dependency requirements Debian's crate packages cannot meet."""
+    """Why an upstream's crates are not linked, from ``offline.py`` over its source (its git
+    dir variable must be set): the dependency requirements Debian's crate packages cannot meet,
+    and why no harness may link less of the upstream."""
     source = offline.SOURCES[name]
     crates = ", ".join(f"{c}/Cargo.toml" for c in source.crates)
     return (
         f"harness cannot express it: {name} {source.commit} cannot be built offline"
         f" ({crates}, `conformance/upstream/offline.py {name}`): Debian bookworm's crate"
-        f" packages cannot meet {', '.join(offline.unmet(name))}; {_NOT_BUILT[name]}"
+        f" packages cannot meet {', '.join(offline.unmet(name))}; {source.why}"
     )
 
 
@@ -85,30 +77,38 @@ class Upstream:
     baseline: Path | None = None
     not_run: dict[str, str] = field(default_factory=dict)
     not_built: str = ""
+    offline_ops: tuple[str, ...] = ()
+    """With ``not_built``: the operations not run because the crates they need do not build
+    offline (every operation when there is no binary)."""
 
 
 UPSTREAMS = (
     Upstream(
-        "Chio (chio-peer)",
+        HARNESSES["chio"].label,
         "scope",
-        ROOT / "bench" / "chio_peer" / "build" / "target" / "release" / "chio-peer",
-        "make chio-peer CHIO_GIT=...",
-        ROOT / "bench" / "chio_peer" / "baseline-d2816aa0.json",
+        HARNESSES["chio"].binary,
+        HARNESSES["chio"].build,
+        HARNESSES["chio"].baseline,
         {
             "scope.hosted_match": (
                 "harness cannot express it: the hosted matcher is chio-kernel's"
-                " request_matching.rs, a module of that crate (it imports super::*: compiled alone"
-                " it would need our own KernelError, whose Display is the operation's error text,"
-                " and MatchingGrant from chio-kernel's kernel/mod.rs), and"
-                f" {_CHIO_KERNEL}. The version the spec"
-                " mirrors (bb-connor/arc 08876737) is not in the mirrored history"
+                " request_matching.rs, and the version the spec mirrors (bb-connor/arc 08876737)"
+                " is in neither mirrored history (backbay-labs/chio's holds only a README);"
+                " d2816aa0's own request_matching.rs cannot be included alone either: it takes"
+                " `use super::*` from chio-kernel's kernel/mod.rs (5,800 lines) for KernelError"
+                " (whose variants wrap SessionError, ReceiptStoreError, RevocationStoreError and"
+                " BudgetStoreError, the rest of the kernel), MatchingGrant and CapabilityToken,"
+                " which the operation reaches (it builds MatchingGrant values and returns"
+                " KernelError::InvalidConstraint), so no stub may stand in; and"
+                f" {_CHIO_KERNEL}"
             ),
             "scope.admit": (
                 "harness cannot express it: the ranked admission loop the spec mirrors"
-                " (backbay-labs/chio feedb5a7, async_evaluation_core.rs) is not in the mirrored"
-                " history, and Chio's loop calls the guards, the budget store and the runtime hook"
-                " itself inside chio-kernel (no entry point takes the stage outcomes the operation"
-                f" injects); besides, {_CHIO_KERNEL}"
+                " (backbay-labs/chio feedb5a7, async_evaluation_core.rs; permits_matching_grant"
+                " at a2ff5292) is in neither mirrored history, and bb-connor/arc d2816aa0 has"
+                " neither file nor function; Chio's loop calls the guards, the budget store and"
+                " the runtime hook itself inside chio-kernel (no entry point takes the stage"
+                f" outcomes the operation injects); besides, {_CHIO_KERNEL}"
             ),
             "scope.bind_event": (
                 "harness cannot express it: Chio d2816aa0's chio-ag-ui-proxy (proxy.rs decide)"
@@ -126,39 +126,29 @@ UPSTREAMS = (
         },
     ),
     Upstream(
-        "serde_json",
+        HARNESSES["serde_json"].label,
         "json",
-        ROOT
-        / "conformance"
-        / "upstream"
-        / "serde_json"
-        / "build"
-        / "target"
-        / "release"
-        / "serde-json-harness",
-        "python conformance/upstream/serde_json/build.py",
-        ROOT / "conformance" / "upstream" / "serde_json" / "baseline.json",
+        HARNESSES["serde_json"].binary,
+        HARNESSES["serde_json"].build,
+        HARNESSES["serde_json"].baseline,
     ),
     Upstream("neva", "mrtr", None, "offline.py neva", not_built="neva"),
-    Upstream("turbomcp", "visibility", None, "offline.py turbomcp", not_built="turbomcp"),
+    Upstream(
+        HARNESSES["turbomcp"].label,
+        "visibility",
+        HARNESSES["turbomcp"].binary,
+        HARNESSES["turbomcp"].build,
+        HARNESSES["turbomcp"].baseline,
+        not_built="turbomcp",
+        offline_ops=("visibility.dispatch",),
+    ),
 )
 
 
-def run(command: list[str], *extra: str) -> dict[str, Any]:
-    """The JSON report of ``touchstone run`` over every shipped vector."""
-    touchstone = str(Path(sys.executable).with_name("touchstone"))
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        impl = ["--impl", " ".join(command)] if command else []
-        done = subprocess.run(
-            [touchstone, "run", *impl, "--report", str(report), *extra],
-            capture_output=True,
-            check=False,
-        )
-        if not report.is_file():
-            raise SystemExit(f"upstream-matrix: touchstone run {command} failed: {done.stderr!r}")
-        doc: dict[str, Any] = json.loads(report.read_text())
-        return doc
+def run(command: list[str]) -> dict[str, Any]:
+    """The JSON report of ``touchstone run`` over every shipped vector (the reference itself
+    when ``command`` is empty)."""
+    return touchstone_run(" ".join(command) if command else None)[1]
 
 
 def tally(report: dict[str, Any]) -> dict[str, Counter[str]]:
@@ -297,13 +287,15 @@ def render(  # noqa: PLR0917  # the matrix's five inputs and its failures, one c
     lines += ["| upstream | operation | why |", "|---|---|---|"]
     for upstream in UPSTREAMS:
         ops = sorted(o for o in operations if o.split(".")[0] == upstream.semantic)
-        if upstream.not_built:
+        if upstream.binary is None:
             every = f"`{upstream.semantic}.*` (all {len(ops)} operations)"
             lines.append(f"| {upstream.name} | {every} | {not_built(upstream.not_built)} |")
             continue
         for o in ops:
             if o in upstream.not_run:
                 lines.append(f"| {upstream.name} | `{o}` | {upstream.not_run[o]} |")
+            elif o in upstream.offline_ops:
+                lines.append(f"| {upstream.name} | `{o}` | {not_built(upstream.not_built)} |")
     lines += ["", "## Upstream failures, each with its reason", ""]
     for name, rows in failures.items():
         texts = sorted({reason for _, _, reason in rows})

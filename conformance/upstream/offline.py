@@ -1,7 +1,7 @@
 """Whether an upstream's crates can be built offline from Debian's crate packages.
 
 Run: ``.venv/bin/python conformance/upstream/offline.py neva|turbomcp|chio-kernel`` (``make
-upstream-harnesses`` runs it for the upstreams that have no harness).  The upstream's source comes
+upstream-harnesses`` runs it for neva and for turbomcp's dispatcher).  The upstream's source comes
 from its git dir (``NEVA_GIT``, ``TURBOMCP_GIT``, ``CHIO_GIT``; no default path: the message says
 how to get it).  For each crate the harness would link, every non-optional dependency in its
 ``Cargo.toml`` at the mirrored commit (workspace-inherited ones resolved, path dependencies
@@ -25,13 +25,16 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """An upstream's git dir variable, mirrored commit, the crates a harness would link and
-    how to get the source."""
+    """An upstream's git dir variable, mirrored commit, the crates a harness would link, how
+    to get the source, and why no harness may link less of it (the modules the operations
+    reach, and what each needs that Debian does not package: no stub may stand in for code an
+    operation reaches)."""
 
     variable: str
     commit: str
     crates: tuple[str, ...]
     get: str
+    why: str
 
 
 SOURCES = {
@@ -40,19 +43,37 @@ SOURCES = {
         "e6822d7",
         ("neva",),
         "git clone https://github.com/RomanEmreis/neva neva-src, then NEVA_GIT=$PWD/neva-src/.git",
+        "no harness can include fewer of neva's own files either (by #[path], unchanged):"
+        " types/mrtr/state.rs (mrtr.state.seal, mrtr.state.open, mrtr.request_binding,"
+        " mrtr.input_responses_digest) imports chacha20poly1305 ^0.11.0 (not packaged; it uses"
+        " aead 0.6's Generate), base64 ^0.23.1's Engine (Debian's 0.13.0 has no Engine) and"
+        " sha2 ^0.11 (Debian 0.10.5); types/mrtr.rs (mrtr.capabilities, mrtr.allows) decodes"
+        " ElicitRequestParams from types/elicitation.rs, which derives schemars::JsonSchema"
+        " (not packaged) and imports the types tree (chrono, http, Request, Response); app/mrtr.rs"
+        " (mrtr.round) and client/mrtr.rs (mrtr.client) run inside neva's app dispatch and client"
+        " loop (tokio); a stub would stand in for the sealing, the encoding or the decoding the"
+        " operations reach",
     ),
     "turbomcp": Source(
         "TURBOMCP_GIT",
         "519331ee",
-        ("crates/turbomcp-core", "crates/turbomcp-server"),
+        ("crates/turbomcp-server",),
         "git clone https://github.com/Epistates/turbomcp turbomcp-src, then"
         " TURBOMCP_GIT=$PWD/turbomcp-src/.git",
+        "visibility.dispatch runs turbomcp-server's dispatcher (src/dispatcher/mod.rs: a"
+        " tower::Service over futures' BoxFuture, with the crate's mrtr.rs, session.rs, tasks.rs"
+        " and subscriptions.rs, which use tokio, async-trait, hmac 0.13, sha2 0.11 and rand 0.10,"
+        " and turbomcp-service's error mapping), so no stub may stand in; the other three"
+        " operations are run (conformance/upstream/turbomcp: turbomcp-core, turbomcp-protocol, and"
+        " turbomcp-server's visibility.rs, tags.rs and match_uri_template,"
+        " which need only serde_json and regex)",
     ),
     "chio-kernel": Source(
         "CHIO_GIT",
         "d2816aa0",
         ("crates/chio-kernel",),
         "git clone https://github.com/bb-connor/arc chio-src, then CHIO_GIT=$PWD/chio-src/.git",
+        "the hosted matcher and admission are chio-kernel's (docs/upstream-matrix.md)",
     ),
 }
 

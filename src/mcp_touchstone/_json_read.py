@@ -17,7 +17,7 @@ from mcp_touchstone._errors import JsonError
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
 from mcp_touchstone._rust import I32_MAX, I32_MIN, I64_MIN, U64_MAX
 
-__all__ = ["from_str"]
+__all__ = ["JsonTextError", "from_str", "read_value"]
 
 # --------------------------------------------------------------------------- numbers
 
@@ -112,6 +112,17 @@ def _constant(name: str) -> JSON:
 
 # --------------------------------------------------------------------------- text checks
 
+
+class JsonTextError(JsonError):
+    """A refusal of JSON text at a place in it: the ``reason`` and the ``index`` (into the text)
+    of the character it concerns, for a reader that reports serde_json's line and column."""
+
+    def __init__(self, reason: str, index: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.index = index
+
+
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 """One escape of a JSON string."""
 
@@ -146,23 +157,44 @@ _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 """A whole string literal, or one bracket outside strings."""
 
 
-def _nests_too_deep(text: str) -> bool:
-    """Whether (syntactically valid) JSON text nests arrays and objects ``MAX_DEPTH`` deep
-    (JSON-PARSE-6): the running count of brackets outside strings, as serde_json counts while
-    it reads.  Measured on the text, not the parsed value: a value that a later duplicate key
-    discards is gone from the result, but serde_json has already refused its depth."""
+def _too_deep_at(text: str, budget: int) -> int | None:
+    """Where (syntactically valid) JSON text nests arrays and objects ``budget`` deep: the index
+    of the bracket that reaches it, or ``None`` (JSON-PARSE-6).  The running count of brackets
+    outside strings, as serde_json counts while it reads.  Measured on the text, not the parsed
+    value: a value that a later duplicate key discards is gone from the result, but serde_json
+    has already refused its depth."""
     depth = 0
-    for token in _STRING_OR_BRACKET.findall(text):
-        if token in ("[", "{"):
+    for token in _STRING_OR_BRACKET.finditer(text):
+        bracket = token.group()
+        if bracket in ("[", "{"):
             depth += 1
-            if depth == MAX_DEPTH:
-                return True
-        elif token in ("]", "}"):
+            if depth == budget:
+                return token.start()
+        elif bracket in ("]", "}"):
             depth -= 1
-    return False
+    return None
+
+
+def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:
+    """The checks serde_json makes while it reads that the ``json`` module does not, on the
+    text of one value nested inside ``depth`` containers: the nesting budget, surrogate code
+    points (text UTF-8 cannot carry) and lone surrogate escapes."""
+    budget = MAX_DEPTH - depth
+    # Fewer opening brackets than the budget cannot reach it.
+    if text.count("[") + text.count("{") >= budget:
+        at = _too_deep_at(text, budget)
+        if at is not None:
+            raise JsonTextError("recursion limit exceeded", at)
+    if not text.isascii() and SURROGATE.search(text):
+        raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
+    # A surrogate escape starts \ud or \uD (the check itself tells a surrogate from, say,
+    # \ud7ff or an escaped backslash before "ud").
+    if "\\ud" in text or "\\uD" in text:
+        _check_surrogate_escapes(text)
 
 
 # --------------------------------------------------------------------------- from_str
+
 
 _DECODER = json.JSONDecoder(parse_float=_float, parse_int=_integer, parse_constant=_constant)
 """``strict`` (the default): a control character inside a string is refused, as in serde_json."""
@@ -201,13 +233,27 @@ def from_str(text: str | bytes) -> JSON:
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonError("recursion limit exceeded") from None
-    # Fewer opening brackets than the budget cannot reach it.
-    if text.count("[") + text.count("{") >= MAX_DEPTH and _nests_too_deep(text):
-        raise JsonError("recursion limit exceeded")
-    if not text.isascii() and SURROGATE.search(text):
-        raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
-    # A surrogate escape starts \ud or \uD (the check itself tells a surrogate from, say,
-    # \ud7ff or an escaped backslash before "ud").
-    if "\\ud" in text or "\\uD" in text:
-        _check_surrogate_escapes(text)
+    _refuse_what_a_value_cannot_hold(text, 0)
     return value
+
+
+def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
+    """The value whose text begins at ``text[start]``, nested inside ``depth`` containers, read
+    as :func:`from_str` reads a whole text, and the index just past it: serde_json's ``Value``
+    read from inside a larger document (a struct's field).  A refusal is a
+    :class:`JsonTextError` naming the index it concerns."""
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except JsonError as exc:  # the number model's refusal, from a hook: placed at the value
+        raise JsonTextError(str(exc), start) from None
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(_SERDE_WORDING.get(exc.msg, exc.msg), exc.pos) from None
+    except RecursionError:
+        raise JsonTextError("recursion limit exceeded", start) from None
+    try:
+        _refuse_what_a_value_cannot_hold(text[start:end], depth)
+    except JsonTextError as exc:  # the bracket that reaches the budget
+        raise JsonTextError(exc.reason, start + exc.index) from None
+    except JsonError as exc:  # placed at the value's last character
+        raise JsonTextError(str(exc), end - 1) from None
+    return value, end

@@ -18,7 +18,6 @@ from mcp_touchstone._rust import INTEGER_BOUNDS, rust_debug_str
 from mcp_touchstone.serde_json import JSON, format_float
 
 __all__ = [
-    "INTEGER_BOUNDS",
     "SerdeError",
     "expecting_struct",
     "fewer_elements",

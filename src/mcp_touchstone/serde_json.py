@@ -5,7 +5,8 @@ measures the byte length of ``arguments.to_string()``, neva binds requests by
 hashing canonical JSON and seals its payload as compact JSON.  This module is the
 one place those behaviours live (rules ``JSON-*`` in ``spec/json.md``).
 
-* :func:`from_str` parses JSON text strictly, with serde_json's number model.
+* :func:`from_str` parses JSON text strictly, with serde_json's number model;
+  :func:`read_value` reads one value from inside a larger text under the same rules.
 * :func:`to_string` writes a value compactly with map keys sorted (a
   ``serde_json::Value``, whose maps are ``BTreeMap``\\ s).
 * :func:`to_string_ordered` writes a value compactly with keys in insertion
@@ -32,7 +33,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from mcp_touchstone._errors import JsonError, TouchstoneError
-from mcp_touchstone._json_read import from_str
+from mcp_touchstone._json_read import JsonTextError, from_str, read_value
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
 from mcp_touchstone._rust import I64_MIN, U64_MAX
 
@@ -40,10 +41,12 @@ __all__ = [
     "JSON",
     "MAX_DEPTH",
     "JsonError",
+    "JsonTextError",
     "canonical",
     "format_float",
     "from_str",
     "frozen_object",
+    "read_value",
     "to_string",
     "to_string_ordered",
     "validate",

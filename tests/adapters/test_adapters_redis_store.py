@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -351,3 +352,76 @@ def test_more_calls_than_connections_wait_for_one(redis_client: Any, redis_port:
 
     assert anyio.run(main) == ["claimed"] * 300
     assert len(redis_client.keys("touchstone:mrtr:c:*")) == 300
+
+
+def _connections_received(redis_client: Any) -> int:
+    return int(redis_client.info("stats")["total_connections_received"])
+
+
+def test_calls_made_in_one_turn_go_as_one_pipeline(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-10: 300 calls made in one turn of the event loop reach Redis as one pipeline,
+    on one connection, each answered its own reply."""
+
+    async def main() -> list[str]:
+        store = _async_store(redis_port, max_connections=64)
+        exp = int(time.time()) + 60
+        try:
+            calls = [
+                store.begin(f"k{i % 150}", claim=f"k{i % 150}", committed=None, now=NOW, exp=exp)
+                for i in range(300)
+            ]
+            return [str(begun.outcome) for begun in await asyncio.gather(*calls)]
+        finally:
+            await store.aclose()
+
+    before = _connections_received(redis_client)
+    assert anyio.run(main) == ["claimed"] * 150 + ["busy"] * 150
+    assert _connections_received(redis_client) - before == 1
+    assert len(redis_client.keys("touchstone:mrtr:c:*")) == 150
+
+
+def test_a_failing_call_fails_alone_in_its_pipeline(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-10: a call Redis answers with an error fails with StoreUnavailableError; the
+    other calls of its pipeline are answered."""
+    from mcp_touchstone.adapters.redis_store import StoreUnavailableError
+
+    redis_client.hset("touchstone:mrtr:r:bad", "not", "a string")
+
+    async def main() -> tuple[Any, Any]:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        try:
+            return await asyncio.gather(
+                store.begin("good", claim="good", committed=None, now=NOW, exp=exp),
+                store.begin("bad", claim="bad", committed=None, now=NOW, exp=exp),
+                return_exceptions=True,
+            )
+        finally:
+            await store.aclose()
+
+    good, bad = anyio.run(main)
+    assert good.outcome == "claimed"
+    assert isinstance(bad, StoreUnavailableError)
+    assert str(bad) == "the Redis store failed begin: ResponseError"
+
+
+def test_a_call_given_up_before_its_turn_is_not_sent(redis_client: Any, redis_port: int) -> None:
+    """ADAPT-STORE-10: a call whose caller stopped waiting before the pipeline left writes
+    nothing (no claim that no round would run under)."""
+
+    async def main() -> None:
+        store = _async_store(redis_port)
+        exp = int(time.time()) + 60
+        try:
+            begin = store.begin("k", claim="k", committed=None, now=NOW, exp=exp)
+            task = asyncio.get_running_loop().create_task(begin)
+            await asyncio.sleep(0)  # the call is queued for this turn's pipeline
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            await asyncio.sleep(0.2)
+        finally:
+            await store.aclose()
+
+    anyio.run(main)
+    assert redis_client.exists("touchstone:mrtr:c:k") == 0

@@ -165,46 +165,6 @@ def test_text_and_value_decoders_agree(fields: dict[str, JSON]) -> None:
     assert from_text == from_value
 
 
-_FIELD_TEXTS = st.sampled_from(
-    [
-        b'"answers":{}',
-        b'"answers":{"k":{"exp":1}}',
-        b'"exp":5',
-        b'"exp":5.0',
-        b'"exp":-1',
-        b'"req":"r"',
-        b'"req":"exp"',
-        b'"r\\u0065q":"r"',
-        b'"principal":null',
-        b'"principal":"\\u00e9"',
-        b'"aud":"svc"',
-        b'"memos":null',
-        b'"effects":["a","a"]',
-        b'"requested":["q"]',
-        b'"x":1E400',
-        b'"x":[1,{"y":null}]',
-    ]
-)
-
-
-@given(st.lists(_FIELD_TEXTS, max_size=6), st.sampled_from([b"", b" ", b" x", b","]))
-def test_fast_path_agrees_with_the_byte_reader(fields: list[bytes], tail: bytes) -> None:
-    """MRTR-PAYLOAD-4, MRTR-PAYLOAD-6, MRTR-PAYLOAD-8: the C-speed path never changes a verdict."""
-    from mcp_touchstone.mrtr._payload import _build
-    from mcp_touchstone.mrtr._payload_reader import PayloadReader
-
-    text = b"{" + b",".join(fields) + b"}" + tail
-    try:
-        slow: StatePayload | None = PayloadReader(text).payload(_build)
-    except PayloadError:
-        slow = None
-    try:
-        fast: StatePayload | None = StatePayload.decode(text)
-    except PayloadError:
-        fast = None
-    assert fast == slow
-
-
 @pytest.mark.parametrize(
     "data",
     [

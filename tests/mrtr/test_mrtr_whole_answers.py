@@ -777,7 +777,7 @@ def test_payload_typed_field_depth_limit_is_serde_jsons(arrays: int, ok: bool) -
     deep = b"[" * arrays + b"]" * arrays
     for data in (
         b'{"answers":{"k":' + deep + b'},"exp":5,"req":"r"}',
-        # An escape anywhere defers to the exact byte reader, which counts the levels itself.
+        # An escape elsewhere in the payload changes nothing.
         b'{"answers":{"k":' + deep + b'},"exp":5,"req":"\\u0072"}',
         b'[{"k":' + deep + b'},[],{},[],5,"\\u0072",null,null]',
     ):

@@ -5,11 +5,11 @@
 //! its types are Chio's, compiled from Chio's source (`chio-kernel-core` and `chio-core-types`
 //! at bb-connor/arc `d2816aa0`, extracted at build time by `build.py`, never committed here).
 //!
-//! Protocol (`/work/shared/protocol/harness-v1.md`): one JSON object per line in, one per line
-//! out, each response written and flushed on its own, as `touchstone harness` does, so both
-//! sides of the benchmark pay the same protocol. `start` announces exactly
-//! `scope.resolve_matching_grants` and `scope.resolve_capability_grants`; any other operation is
-//! `skipped`; `stop` or the end of input ends the process with status 0.
+//! Protocol (`/work/shared/protocol/harness-v1.md`): the loop every upstream harness shares,
+//! `conformance/upstream/harness_loop.rs` (included by `#[path]`), one flushed line per response
+//! as `touchstone harness` does, so both sides of the benchmark pay the same protocol. `start`
+//! announces exactly `scope.resolve_matching_grants` and `scope.resolve_capability_grants`; any
+//! other operation is `skipped`.
 //!
 //! Per case: the input object's `scope` is decoded with `serde_json::from_value::<ChioScope>`
 //! (a failure is `invalid_input` carrying serde's own `Display` text), `tool_name` and
@@ -19,11 +19,12 @@
 //! capability operation applies that function's documented body over `resolve_matching_grants`
 //! instead: `Err` unchanged, `Ok([])` becomes `out_of_scope`.
 
-use std::io::{self, BufRead, Write};
+#[path = "../../../conformance/upstream/harness_loop.rs"]
+mod harness_loop;
 
 use chio_core_types::capability::ChioScope;
 use chio_kernel_core::scope::{resolve_matching_grants, ScopeMatchError};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const MATCHING: &str = "scope.resolve_matching_grants";
 const CAPABILITY: &str = "scope.resolve_capability_grants";
@@ -83,112 +84,32 @@ fn answer(input: Value, capability: bool) -> Value {
     }
 }
 
-fn errored(message: String, seq: Option<Value>) -> Value {
-    let mut out = Map::new();
-    if let Some(seq) = seq {
-        out.insert("seq".to_string(), seq);
-    }
-    out.insert("errored".to_string(), Value::Bool(true));
-    out.insert("message".to_string(), Value::String(message));
-    Value::Object(out)
-}
-
-fn integer(value: Option<&Value>) -> Option<Value> {
-    value.filter(|v| v.is_i64() || v.is_u64()).cloned()
-}
-
-/// The response to one request line, or `None` for `stop`.
-fn respond(line: &[u8]) -> Option<Value> {
-    let request: Value = match serde_json::from_slice(line) {
-        Ok(request) => request,
-        Err(error) => return Some(errored(format!("request line is not JSON: {error}"), None)),
-    };
-    let Value::Object(mut request) = request else {
-        return Some(errored("request line is not a JSON object".to_string(), None));
-    };
-    match request.get("cmd").and_then(Value::as_str) {
-        Some("run") => {
-            let Some(seq) = integer(request.get("seq")) else {
-                return Some(errored("run needs an integer seq".to_string(), None));
-            };
-            let Some(Value::Object(mut case)) = request.remove("case") else {
-                return Some(errored("run needs a case object".to_string(), Some(seq)));
-            };
-            let operation = match case.get("operation").and_then(Value::as_str) {
-                Some(operation) => operation.to_owned(),
-                None => {
-                    return Some(errored("case needs an operation name".to_string(), Some(seq)))
-                }
-            };
-            let input = case.remove("input").unwrap_or(Value::Null);
-            let output = match operation.as_str() {
-                MATCHING => answer(input, false),
-                CAPABILITY => answer(input, true),
-                _ => {
-                    return Some(json!({
-                        "seq": seq,
-                        "skipped": true,
-                        "message": format!("operation {operation} is not supported"),
-                    }))
-                }
-            };
-            Some(json!({"seq": seq, "output": output}))
-        }
-        Some("stop") => None,
-        Some("start") => Some(json!({
-            "version": 1,
-            "implementation": {
-                "name": "chio-kernel-core portable matcher (mcp-touchstone chio-peer)",
-                "version": CHIO_COMMIT,
-                "language": "rust",
-                "homepage": "https://github.com/bb-connor/arc",
-            },
-            "operations": [MATCHING, CAPABILITY],
-        })),
-        Some(cmd) => Some(errored(
-            format!("unknown cmd {cmd:?}"),
-            integer(request.get("seq")),
-        )),
-        None => Some(errored(
-            "request has no cmd".to_string(),
-            integer(request.get("seq")),
-        )),
+/// The output of one case, or `None` for an operation this harness does not run.
+fn run(operation: &str, input: Value) -> Option<Value> {
+    match operation {
+        MATCHING => Some(answer(input, false)),
+        CAPABILITY => Some(answer(input, true)),
+        _ => None,
     }
 }
 
-fn serve() -> io::Result<()> {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut line = Vec::new();
-    let mut text = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        while matches!(line.last(), Some(b'\n' | b'\r')) {
-            line.pop();
-        }
-        let Some(response) = respond(&line) else {
-            return Ok(());
-        };
-        text.clear();
-        serde_json::to_writer(&mut text, &response).map_err(io::Error::from)?;
-        text.push(b'\n');
-        out.write_all(&text)?;
-        out.flush()?; // one flushed line per response, as the Python harness does
-    }
+fn start() -> Value {
+    json!({
+        "version": 1,
+        "implementation": {
+            "name": "chio-kernel-core portable matcher (mcp-touchstone chio-peer)",
+            "version": CHIO_COMMIT,
+            "language": "rust",
+            "homepage": "https://github.com/bb-connor/arc",
+        },
+        "operations": [MATCHING, CAPABILITY],
+    })
 }
 
 fn main() {
-    match serve() {
-        Ok(()) => {}
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(error) => {
-            eprintln!("chio-peer: {error}");
-            std::process::exit(2);
-        }
-    }
+    harness_loop::main(&harness_loop::Harness {
+        name: "chio-peer",
+        start,
+        answer: run,
+    });
 }

@@ -15,20 +15,16 @@ baseline must then pass.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-BASELINE = HERE / "baseline.json"
-BINARY = HERE / "build" / "target" / "release" / "serde-json-harness"
+sys.path.insert(0, str(HERE.parent))
+
+from _harness_check import check_main  # noqa: E402 -- the shared check
 
 REASONS = {
     "exponent-plus": (
@@ -91,73 +87,19 @@ def explain(case_input: Any, expected: Any, actual: Any) -> str | None:
     return None
 
 
-def harness() -> Path:
-    named = os.environ.get("SERDE_JSON_HARNESS")
-    return Path(named) if named else BINARY
-
-
-def run(binary: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    touchstone = str(Path(sys.executable).with_name("touchstone"))
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        command = [touchstone, "run", "--impl", str(binary), "--semantic", "json"]
-        done = subprocess.run(
-            [*command, "--report", str(report), *extra], capture_output=True, check=False
-        )
-        return done.returncode, json.loads(report.read_text())
+def explain_failures(failed: list[dict[str, Any]]) -> list[str | None]:
+    """Each failing vector's reason key (:func:`explain`), or None (a finding)."""
+    vectors = _vectors()
+    return [
+        explain(vector["input"], vector["expected"], result.get("actual"))
+        if (vector := vectors.get(result["id"])) is not None and result["verdict"] == "fail"
+        else None
+        for result in failed
+    ]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--write-baseline", action="store_true", help=f"rewrite {BASELINE.name}")
-    args = parser.parse_args()
-    binary = harness()
-    if not binary.is_file():
-        print(
-            "serde-json-harness is not built: python conformance/upstream/serde_json/build.py",
-            file=sys.stderr,
-        )
-        return 2
-    status, report = run(binary)
-    results = report["results"]
-    failed = [r for r in results if r["verdict"] not in ("pass", "not_applicable")]
-    print(
-        f"touchstone run --impl serde-json-harness: exit {status}; {len(results)} vectors,"
-        f" {len(failed)} not passing"
-    )
-    vectors = _vectors()
-    reasons: dict[str, str] = {}
-    findings = []
-    for result in failed:
-        vector = vectors.get(result["id"])
-        reason = (
-            explain(vector["input"], vector["expected"], result.get("actual"))
-            if vector is not None and result["verdict"] == "fail"
-            else None
-        )
-        if reason is None:
-            findings.append(f"{result['id']}: {json.dumps(result)}")
-        else:
-            reasons[result["id"]] = reason
-    for reason, count in sorted(Counter(reasons.values()).items()):
-        print(f"    {reason}: {count} vectors")
-    if args.write_baseline and not findings:
-        entries = [{"id": i, "reason": REASONS[r]} for i, r in reasons.items()]
-        doc = {"schema": "touchstone-baseline/1", "entries": entries}
-        BASELINE.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        print(f"    wrote {BASELINE.name} ({len(entries)} entries)")
-    listed = {e["id"]: e["reason"] for e in json.loads(BASELINE.read_text())["entries"]}
-    for vector_id, reason in sorted(reasons.items()):
-        if listed.get(vector_id) != REASONS[reason]:
-            findings.append(f"{vector_id}: {BASELINE.name} does not give it the reason {reason}")
-    status, report = run(binary, "--expected-failures", str(BASELINE))
-    print(f"    with {BASELINE.name}: exit {status} (conformant: {report['conformant']})")
-    if status != 0:
-        findings.append(f"the run with {BASELINE.name} exited {status}")
-    for finding in findings:
-        print(f"FINDING {finding}")
-    print("serde_json: " + ("every difference explained" if not findings else "FINDINGS above"))
-    return 1 if findings else 0
+    return check_main("serde_json", "SERDE_JSON_HARNESS", REASONS, explain_failures)
 
 
 def _vectors() -> dict[str, Any]:

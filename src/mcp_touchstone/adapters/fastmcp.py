@@ -1,5 +1,5 @@
 """``TouchstoneMiddleware``: turbomcp visibility and Chio grants as a FastMCP ``Middleware``
-(``spec/adapters.md``, ADAPT-*).
+(``spec/adapters.md``, ADAPT-*).  Over 400 lines: the middleware and its transform are one unit.
 
 FastMCP's list hooks see the components before pagination, and an exception raised in a call
 hook is answered by FastMCP's own error path; so a hidden component is refused by asking
@@ -29,6 +29,7 @@ from typing import Any
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.server.providers.addressing import parse_hashed_backend_name
 from fastmcp.server.transforms import Transform
+from fastmcp.utilities.versions import version_sort_key
 from mcp.shared.exceptions import MCPError
 
 from mcp_touchstone.adapters._common import (
@@ -49,6 +50,7 @@ from mcp_touchstone.visibility import (
     TAGS_KEY,
     ComponentKind,
     IdentityClaims,
+    ProtocolVersion,
     Visibility,
     VisibilityPolicy,
 )
@@ -65,6 +67,8 @@ HALF_INSTALLED = (
 )
 """The warning a middleware with a visibility policy gives, once per server, when the server's
 header check still answers from FastMCP's own cache (ADAPT-FMCP-3)."""
+_SCOPED: weakref.WeakSet[Callable[[str], Any]] = weakref.WeakSet()
+"""The header checks ``install`` scoped to the caller (ADAPT-VIS-5)."""
 
 
 class _Asker:
@@ -154,10 +158,35 @@ class TouchstoneMiddleware(Middleware):
         if self not in server.middleware:
             server.add_middleware(self)
         if self.visibility is not None and not self._transform_installed:
-            server.add_transform(_HidingTransform(self))
+            hiding = _HidingTransform(self)
+            server.add_transform(hiding)
             self._transform_installed = True
-            server._mcp_server.get_tool_input_schema = None
+            self._scope_header_check(server, hiding)
         return server
+
+    def _scope_header_check(self, server: Any, hiding: _HidingTransform) -> None:
+        """The ``Mcp-Param-*`` check's lookup (FastMCP's schema cache, filled by ``tools/list``)
+        answers only for a tool the caller sees, judged as the tool last listed under that name
+        through ``hiding`` (a name it cannot judge so answers ``None``, as a cache miss does);
+        a custom ``identity`` needs the request's context, so the lookup is removed and the SDK
+        reads the caller-scoped ``tools/list`` instead (ADAPT-VIS-5)."""
+        low = server._mcp_server
+        lookup = low.get_tool_input_schema
+        if lookup is None or self.identity is not None:
+            low.get_tool_input_schema = None
+            return
+        owner = weakref.ref(server)  # the SDK's server must not hold the FastMCP server
+
+        def scoped(name: str) -> Any:
+            host = owner()
+            last = host is not None and host.transforms[-1] is hiding  # no renaming after it
+            tool = hiding.listed.get(name) if last else None
+            if tool is None or not self._sees(_header_asker(), ComponentKind.TOOL, tool):
+                return None
+            return lookup(name)
+
+        _SCOPED.add(scoped)
+        low.get_tool_input_schema = scoped
 
     async def on_request(self, context: MiddlewareContext[Any], call_next: CallNext) -> Any:
         """Note who is asking for the duration of the request (the transform reads it); on a
@@ -172,11 +201,11 @@ class TouchstoneMiddleware(Middleware):
             _CALLER.reset(reset)
 
     def _check_installed(self, server: Any) -> None:
-        """Warn once per server whose ``Mcp-Param-*`` check still reads FastMCP's cache."""
+        """Warn once per server whose ``Mcp-Param-*`` check reads FastMCP's cache unscoped."""
         if server in self._checked:
             return
         self._checked.add(server)
-        if server._mcp_server.get_tool_input_schema is not None:
+        if server._mcp_server.get_tool_input_schema not in (None, *_SCOPED):
             _LOG.warning(HALF_INSTALLED)
             warnings.warn(HALF_INSTALLED, RuntimeWarning, stacklevel=2)
 
@@ -355,12 +384,24 @@ class TouchstoneMiddleware(Middleware):
         return await call_next(context)
 
 
+def _header_asker() -> _Asker:
+    """The caller of the ``Mcp-Param-*`` check (2026-07-28 HTTP only), before any middleware."""
+    from fastmcp.server.dependencies import get_access_token
+
+    return _Asker(
+        lambda: Caller(identity_from_token(get_access_token()), ProtocolVersion.V2026_07_28)
+    )
+
+
 class _HidingTransform(Transform):
     """The policy as a FastMCP server-level transform: a component the caller may not see is
-    left out of every list and every lookup, so FastMCP itself finds nothing (ADAPT-FMCP-1)."""
+    left out of every list and every lookup, so FastMCP itself finds nothing (ADAPT-FMCP-1).
+    ``listed`` keeps, per name, the tool FastMCP last listed through it (the highest version),
+    for the ``Mcp-Param-*`` check, which FastMCP answers from its listings."""
 
     def __init__(self, middleware: TouchstoneMiddleware) -> None:
         self._middleware = middleware
+        self.listed: dict[str, Any] = {}
 
     def _asker(self) -> _Asker:
         asker = _CALLER.get()
@@ -382,6 +423,12 @@ class _HidingTransform(Transform):
         return None
 
     async def list_tools(self, tools: Sequence[Any]) -> Sequence[Any]:
+        latest: dict[str, Any] = {}
+        for tool in tools:
+            seen = latest.get(tool.name)
+            if seen is None or version_sort_key(seen) <= version_sort_key(tool):
+                latest[tool.name] = tool
+        self.listed.update(latest)
         return self._keep(ComponentKind.TOOL, tools)
 
     async def get_tool(self, name: str, call_next: Any, *, version: Any = None) -> Any:

@@ -25,7 +25,8 @@ Lua script answers the stored final (or, with single use, that the state has com
 writes a claim (``SET NX EXAT exp``, the state's own expiry) -- never both, never neither.  The
 claim is replaced by the final in one script (``commit``) or deleted when the round does not
 commit (``abandon``).  A round whose final could not be stored leaves its claim, so the state
-never runs that round again: it fails closed.  Durability is Redis' own: with
+never runs that round again: it fails closed.  The calls made in one turn of the event loop go
+to Redis as one pipeline (:mod:`._redis_pipeline`).  Durability is Redis' own: with
 ``appendonly yes`` and ``appendfsync always`` an acknowledged claim or final survives a crash
 of Redis; with less, a crash loses what was not yet on disk (ADAPT-STORE-9).
 """
@@ -42,6 +43,7 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone.adapters._redis_pipeline import Pipeliner
 from mcp_touchstone.mrtr import StoredResponse
 
 __all__ = [
@@ -237,10 +239,13 @@ class AsyncRedisRequestStateStore:
         self._redis = client
         self.prefix = prefix
         self.deadline = deadline
-        self._begin = client.register_script(_BEGIN)
-        self._commit = client.register_script(_COMMIT)
-        self._release = client.register_script(_RELEASE)
+        self._pipeline = Pipeliner(client, deadline)
         self._cleanups: set[asyncio.Task[None]] = set()
+
+    def _script(self, script: str, keys: list[str], args: list[Any]) -> Awaitable[Any]:
+        """``script`` run on ``keys`` and ``args``, in this turn's pipeline (``EVAL``: Redis
+        keeps the compiled script, and a restarted Redis needs nothing loaded again)."""
+        return self._pipeline.call("EVAL", script, len(keys), *keys, *args)
 
     @classmethod
     def from_url(
@@ -252,9 +257,9 @@ class AsyncRedisRequestStateStore:
         max_connections: int = 64,
     ) -> AsyncRedisRequestStateStore:
         """A store on a new ``redis.asyncio`` client for ``url``: its sockets time out at
-        ``deadline``, a failed command is retried once, at once (a pooled connection that a
-        restart of Redis closed), and at most ``max_connections`` connections are open, a call
-        beyond them awaiting a free one -- all within the deadline."""
+        ``deadline``, a failed pipeline is retried once, at once (a pooled connection that a
+        restart of Redis closed), and at most ``max_connections`` connections are open, a
+        pipeline beyond them awaiting a free one -- all within the deadline."""
         import redis.asyncio
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
@@ -304,7 +309,7 @@ class AsyncRedisRequestStateStore:
         args = [now, token, max(exp, 1), "1" if committed is not None else "0"]
         keys = self._keys(key, committed, claim)
         try:
-            found = await self._call("begin", self._begin(keys=keys, args=args))
+            found = await self._call("begin", self._script(_BEGIN, keys, args))
         except StoreUnavailableError:
             self._release_later(claim, token)
             raise
@@ -332,7 +337,7 @@ class AsyncRedisRequestStateStore:
         marker = _entry(StoredResponse.of({}), exp)
         args = [token, _entry(response, exp), max(exp, 1), "1" if committed else "0", marker]
         keys = self._keys(key, committed, claim)
-        stored = await self._call("commit", self._commit(keys=keys, args=args))
+        stored = await self._call("commit", self._script(_COMMIT, keys, args))
         if not stored:
             raise StoreUnavailableError("the Redis store lost the claim of this round")
 
@@ -352,10 +357,11 @@ class AsyncRedisRequestStateStore:
     async def abandon(self, claim: str, token: str) -> None:
         """Delete the claim ``token`` holds on ``claim`` (a round that did not commit)."""
         lock = f"{self.prefix}c:{claim}"
-        await self._call("abandon", self._release(keys=[lock], args=[token]))
+        await self._call("abandon", self._script(_RELEASE, [lock], [token]))
 
     async def aclose(self) -> None:
         """Stop the background releases and close the client and its connections."""
         for task in list(self._cleanups):
             task.cancel()
+        self._pipeline.cancel()
         await self._redis.aclose(close_connection_pool=True)

@@ -7,13 +7,13 @@ are skipped syntactically, a repeated known member is an error, defaulted fields
 accept absence but not ``null``, ``exp`` is a u64, and only whitespace may trail.
 Every failure is a :class:`PayloadError`, which the codec reports as ``-32700``.
 
-The byte reader is :mod:`mcp_touchstone.mrtr._payload_reader`.
+The reader is :mod:`mcp_touchstone.mrtr._payload_reader`; :meth:`StatePayload.from_json` reads
+a payload given as a JSON value under the same field rules.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -27,7 +27,7 @@ from mcp_touchstone._serde import (
 )
 from mcp_touchstone.mrtr._payload_fields import FIELD_ORDER, PayloadError, check_field
 from mcp_touchstone.mrtr._payload_reader import PayloadReader
-from mcp_touchstone.serde_json import JSON, JsonError, canonical, from_str, frozen_object
+from mcp_touchstone.serde_json import JSON, canonical, frozen_object
 
 __all__ = ["FIELD_ORDER", "PayloadError", "StatePayload", "plain_object"]
 
@@ -128,52 +128,23 @@ class StatePayload:
         """Read a payload from a JSON value under the same typed rules as :meth:`decode`."""
         if isinstance(value, dict):
             fields: dict[str, JSON] = {k: v for k, v in value.items() if k in _FIELD_NAMES}
-            return _build(fields, seq_len=None)
-        if isinstance(value, list):
+            seq_len = None
+        elif isinstance(value, list):
             if len(value) > len(FIELD_ORDER):
                 raise PayloadError(fewer_elements(len(value)))
-            return _build(dict(zip(FIELD_ORDER, value, strict=False)), seq_len=len(value))
-        raise PayloadError(_invalid_type(value, "struct StatePayload"))
+            fields = dict(zip(FIELD_ORDER, value, strict=False))
+            seq_len = len(value)
+        else:
+            raise PayloadError(_invalid_type(value, "struct StatePayload"))
+        for name, field_value in fields.items():
+            check_field(name, field_value)
+        return _build(fields, seq_len)
 
     @classmethod
     def decode(cls, data: bytes) -> StatePayload:
-        """Decode plaintext bytes as ``serde_json::from_slice::<StatePayload>`` would: the
-        JSON layer's value read under :meth:`from_json`'s typed rules, and any text that
-        does not read that way (or might hide a repeated field) decided by the byte reader,
-        whose refusals carry serde's wording and position (MRTR-PAYLOAD-8)."""
-        typed = _read_typed(data)
-        return typed if typed is not None else PayloadReader(data).payload(_build)
-
-
-_QUOTED_NAME = re.compile(b'"(' + b"|".join(n.encode() for n in FIELD_ORDER) + b')"')
-"""A field name in quotes, anywhere in a text."""
-
-
-def _read_typed(data: bytes) -> StatePayload | None:
-    """The payload :meth:`StatePayload.from_json` reads from the JSON layer's value of
-    ``data``, or ``None`` for the byte reader to decide.
-
-    A text the strict JSON layer accepts is one serde_json's reader accepts too (the layer
-    is at least as strict; see MRTR-PAYLOAD-8), so only a repeated top-level field, which
-    the layer's last-wins parse hides, is left: it is ruled out when no escape appears (an
-    escape could spell a field name) and no field name occurs twice anywhere in the text (a
-    name that also occurs nested defers, conservatively).  Every refusal goes to the byte
-    reader, so that its message carries serde's position.
-    """
-    if b"\\" in data:
-        return None
-    try:
-        value = from_str(data)
-    except JsonError:
-        return None
-    if isinstance(value, dict):
-        names = _QUOTED_NAME.findall(data)
-        if len(names) != len(set(names)):
-            return None
-    try:
-        return StatePayload.from_json(value)
-    except PayloadError:
-        return None
+        """Decode plaintext bytes as ``serde_json::from_slice::<StatePayload>`` would, every
+        refusal in serde's wording at its position (MRTR-PAYLOAD-2..8)."""
+        return PayloadReader(data).payload(_build)
 
 
 _REQUIRED = frozenset({"answers", "exp", "req"})
@@ -185,9 +156,8 @@ _REQUIRED_IN_SEQUENCE = _REQUIRED | {"principal"}
 
 
 def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
-    """Assemble a payload from checked fields; ``seq_len`` is set for serde's array form."""
-    for name, value in fields.items():
-        check_field(name, value)
+    """Assemble a payload from fields whose types :func:`check_field` has checked, or refuse
+    it for a missing field; ``seq_len`` is set for serde's array form."""
     required = _REQUIRED if seq_len is None else _REQUIRED_IN_SEQUENCE
     missing = required - fields.keys()
     if missing:
@@ -204,7 +174,7 @@ def _build(fields: dict[str, JSON], seq_len: int | None) -> StatePayload:
     req = fields["req"]
     principal = fields.get("principal")
     aud = fields.get("aud")
-    # The types were checked by check_field above; the casts only inform the type checker.
+    # The caller checked the types with check_field; the casts only inform the type checker.
     return StatePayload(
         answers=cast("dict[str, JSON]", answers),
         exp=cast("int", exp),

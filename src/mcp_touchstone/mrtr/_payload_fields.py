@@ -1,6 +1,6 @@
 """The fields of neva's ``StatePayload`` and the JSON type each one reads as (serde's derived
-``Deserialize`` for the field types), shared by the typed read of a JSON value
-(:meth:`StatePayload.from_json`) and the byte reader (:mod:`._payload_reader`)."""
+``Deserialize`` for the field types), shared by the read of a JSON value
+(:meth:`StatePayload.from_json`) and the read of the plaintext (:mod:`._payload_reader`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ FIELD_ORDER: tuple[str, ...] = (
 )
 """The payload's fields in neva's declared (and serialized) order."""
 
-OPENS = {"answers": 0x7B, "memos": 0x7B, "requested": 0x5B, "effects": 0x5B}
+OPENS = {"answers": "{", "memos": "{", "requested": "[", "effects": "["}
 """The bracket each container field opens with; every other field is a scalar."""
 EXPECTING = {
     "answers": "a map",

@@ -15,8 +15,8 @@ from enum import Enum
 from typing import Any, Final, TypeAlias, TypeVar
 
 from mcp_touchstone._errors import TouchstoneError
+from mcp_touchstone._rust import INTEGER_BOUNDS
 from mcp_touchstone._serde import (
-    INTEGER_BOUNDS,
     SerdeError,
     fewer_elements,
     invalid_type,
