@@ -226,8 +226,11 @@ def run(pkg: str, sample: int, seed: int, only: list[str], budget: float) -> Non
     session.unlink(missing_ok=True)
     exe = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([exe, "init", str(config), str(session)], cwd=tree, env=_env(tree), check=True)
-    sources = {rel: (SRC / rel).read_text(encoding="utf-8") for rel in package_modules(pkg)}
-    shas = {rel: _sha(SRC / rel) for rel in sources}
+    # Keys and hashes from the copy cosmic-ray mutated, not the work tree (which may move on).
+    sources = {
+        rel: (tree / PRISTINE / rel).read_text(encoding="utf-8") for rel in package_modules(pkg)
+    }
+    shas = {rel: _sha(tree / PRISTINE / rel) for rel in sources}
     results = load_results(pkg)
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = list(db.work_items)
