@@ -131,20 +131,19 @@ drt-node: $(STAMP_DEV)
 leak-matrix: $(STAMP_DEV) $(NODE_STAMP)
 	$(BIN)/python -m tests.adapters.leak_matrix > docs/leak-matrix.md
 
-## mutants: mutation testing (docs/assurance.md). PKG=scope|visibility|mrtr|json (default all),
-## SAMPLE=N seeded mutants per package (SEED, default 40; 0 = every mutant), FIRST=A to start at
-## rank A of the seeded ranking (a fresh batch: FIRST=281 SAMPLE=360), SHARD=i/n (two shards may
-## run side by side), BUDGET=s per package (default 3600). Results persist in the ignored
-## assurance/results/ (a re-run is incremental; CI keeps it as an artifact).
-SAMPLE ?= 40
-FIRST ?= 1
+## mutants: mutation testing with cosmic-ray's full operator set (docs/assurance.md), killed by
+## the package's vectors in-process and then its tests that execute the mutated lines.
+## PKG=scope|visibility|mrtr|json (default: all four, one after another), SAMPLE=N mutants per
+## package drawn by the seeded ranking of their keys (SEED, default 13; 0 = every mutant),
+## BUDGET=s per package (default 1200). Each run works in a private copy of the tree; results
+## and cosmic-ray's session go to the ignored assurance/.cache/mutants/ (a re-run decides only
+## what is new), then the report: first-pass rate per package, then after assurance/equivalent.toml.
+SAMPLE ?= 60
 SEED ?= 13
-SHARD ?= 0/1
-BUDGET ?= 3600
+BUDGET ?= 1200
 mutants: $(STAMP_DEV)
 	$(BIN)/python -m assurance.mutants run $(if $(PKG),--pkg $(PKG)) --sample $(SAMPLE) \
-	  --first $(FIRST) --seed $(SEED) --shard $(SHARD) --budget $(BUDGET)
-	$(BIN)/python -m assurance.mutants report $(if $(PKG),--pkg $(PKG))
+	  --seed $(SEED) --budget $(BUDGET)
 
 ## fuzz: atheris byte fuzzing of every parser (each target to its quota, 1,000,000 inputs, fixed
 ## SEED; FUZZ_SECONDS caps each target, a target cut short fails), the Hypothesis fuzz tests at
