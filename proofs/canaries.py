@@ -1,3 +1,4 @@
+# Length (~700 lines): one planted function per property, read beside the statement it breaks.
 """The canaries: for each property, a planted function that violates the property's own
 statement.  The runner checks each property a second time with one global name of its check
 bound to the planted function (:func:`proofs._plant.planted`), and that run must fail: a

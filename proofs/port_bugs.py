@@ -1,4 +1,4 @@
-# ruff: noqa: E501 - a data table: the exact source texts of the planted port bugs read best unwrapped.
+# ruff: noqa: E501 - a data table (one port bug per property, ~600 lines once formatted): the exact source texts of the planted port bugs read best unwrapped.
 """``python -m proofs.port_bugs``: for each property, plant one bug a port would plausibly have
 (not the property's canary) in a temporary copy of ``src/`` and record which gates fail on it.
 
