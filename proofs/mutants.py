@@ -51,6 +51,39 @@ def plant(mutant: Mutant, into: Path) -> Path:
     return src
 
 
+def planted_env(src: Path) -> dict[str, str]:
+    """The environment that makes ``mcp_touchstone`` import from a planted copy ``src``."""
+    return dict(
+        os.environ,
+        PYTHONPATH=f"{src}{os.pathsep}{ROOT}",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONHASHSEED="0",
+    )
+
+
+def verdicts_against(src: Path, ids: list[str], out: Path) -> dict[str, str]:
+    """Run the properties ``ids`` (no canaries) against the planted copy ``src``; their
+    verdicts by id (an empty mapping when the run wrote nothing)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "proofs.run",
+        "--jobs",
+        "1",
+        "--no-canaries",
+        "--json",
+        str(out),
+        "--only",
+        ",".join(ids),
+    ]
+    env = planted_env(src)
+    subprocess.run(
+        cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
+    )
+    results = json.loads(out.read_text())["results"] if out.exists() else {}
+    return {pid: str(r["verdict"]) for pid, r in results.items()}
+
+
 def run_mutant(owner: Prop) -> tuple[str, list[str], dict[str, str], float]:
     """Plant ``owner``'s mutant, run its probes; ``(mutant id, catchers, verdicts, seconds)``."""
     mutant = owner.mutant
@@ -58,25 +91,7 @@ def run_mutant(owner: Prop) -> tuple[str, list[str], dict[str, str], float]:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"mutant-{mutant.id}-") as tmp:
         src = plant(mutant, Path(tmp))
-        out = Path(tmp) / "results.json"
-        env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{ROOT}", PYTHONDONTWRITEBYTECODE="1")
-        cmd = [
-            sys.executable,
-            "-m",
-            "proofs.run",
-            "--jobs",
-            "1",
-            "--no-canaries",
-            "--json",
-            str(out),
-            "--only",
-            ",".join(probes(mutant, owner)),
-        ]
-        subprocess.run(
-            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
-        )
-        results = json.loads(out.read_text())["results"] if out.exists() else {}
-    verdicts = {pid: str(r["verdict"]) for pid, r in results.items()}
+        verdicts = verdicts_against(src, probes(mutant, owner), Path(tmp) / "results.json")
     caught = sorted(pid for pid, v in verdicts.items() if v == "refuted")
     return mutant.id, caught, verdicts, time.perf_counter() - start
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs.mutants import ROOT, plant
+from proofs.mutants import ROOT, plant, planted_env, verdicts_against
 from proofs.properties import Mutant
 
 
@@ -474,37 +473,6 @@ BUGS: tuple[PortBug, ...] = (
 )
 
 
-def _env(src: Path) -> dict[str, str]:
-    return dict(
-        os.environ,
-        PYTHONPATH=f"{src}{os.pathsep}{ROOT}",
-        PYTHONDONTWRITEBYTECODE="1",
-        PYTHONHASHSEED="0",
-    )
-
-
-def _proofs(bug: PortBug, src: Path, tmp: Path) -> dict[str, str]:
-    ids = [bug.prop]
-    out = tmp / "proofs.json"
-    cmd = [
-        sys.executable,
-        "-m",
-        "proofs.run",
-        "--jobs",
-        "1",
-        "--no-canaries",
-        "--json",
-        str(out),
-        "--only",
-        ",".join(ids),
-    ]
-    subprocess.run(
-        cmd, cwd=ROOT, env=_env(src), capture_output=True, text=True, timeout=1800, check=False
-    )
-    results = json.loads(out.read_text())["results"] if out.exists() else {}
-    return {pid: str(r["verdict"]) for pid, r in results.items()}
-
-
 VECTORS = "from proofs import _vectors; print(len(_vectors.replay(('*',))))"
 
 
@@ -512,7 +480,7 @@ def _vectors_failing(src: Path) -> int:
     proc = subprocess.run(
         [sys.executable, "-c", VECTORS],
         cwd=ROOT,
-        env=_env(src),
+        env=planted_env(src),
         capture_output=True,
         text=True,
         timeout=900,
@@ -538,7 +506,13 @@ def _tests_fail(bug: PortBug, src: Path) -> bool:
         bug.tests,
     ]
     proc = subprocess.run(
-        cmd, cwd=ROOT, env=_env(src), capture_output=True, text=True, timeout=1800, check=False
+        cmd,
+        cwd=ROOT,
+        env=planted_env(src),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
     )
     return proc.returncode != 0
 
@@ -550,7 +524,7 @@ def run_bug(bug: PortBug) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="port-bug-") as name:
         tmp = Path(name)
         src = plant(mutant, tmp)
-        verdicts = _proofs(bug, src, tmp)
+        verdicts = verdicts_against(src, [bug.prop], tmp / "proofs.json")
         vectors = _vectors_failing(src)
         caught = verdicts.get(bug.prop) == "refuted"
         # The tests gate decides only what the proof and the vectors both missed.
