@@ -470,8 +470,61 @@ BUGS: tuple[PortBug, ...] = (
         "an unknown kid falls back to the active key",
         T_STATE,
     ),
+    PortBug(
+        "PROOF-SCOPE-TARGETS",
+        "scope/_matcher.py",
+        '        and grant.tool_name in ("*", tool_name)\n',
+        '        and grant.tool_name.lower() in ("*", tool_name.lower())\n',
+        SM + "grant_targets",
+        "tool names compared case-insensitively",
+        T_SCOPE,
+    ),
+    PortBug(
+        "PROOF-SCOPE-NARROW",
+        "scope/_matcher.py",
+        "    if not grant_targets(grant, tool_name, server_id):\n        return False\n",
+        "    if not grant_targets(grant, tool_name, server_id) and not grant.constraints:\n        return False\n",
+        SM + "grant_covers",
+        "a constrained grant is judged by its constraints alone",
+        T_SCOPE,
+    ),
+    PortBug(
+        "PROOF-SCOPE-MONOTONE",
+        "scope/_matcher.py",
+        "        if not covered:\n            continue\n",
+        "        if not covered:\n            matches.clear()\n            continue\n",
+        SM + "resolve_matching_grants",
+        "a grant that does not cover the call drops the matches before it",
+        T_SCOPE,
+    ),
+    PortBug(
+        "PROOF-SCOPE-OUT-OF-SCOPE",
+        "scope/_matcher.py",
+        "        and Operation.INVOKE in grant.operations\n",
+        "        and (Operation.INVOKE in grant.operations or Operation.DELEGATE in grant.operations)\n",
+        SM + "grant_targets",
+        "delegate read as implying invoke",
+        T_SCOPE,
+    ),
+    PortBug(
+        "PROOF-VIS-BARE-ANY",
+        "visibility/_policy.py",
+        "        hidden = self.hidden_tags\n",
+        '        hidden = self.hidden_tags or frozenset({"secret"})\n',
+        M + "visibility._policy.Visibility.is_visible",
+        "a default hidden tag",
+        "tests/visibility",
+    ),
+    PortBug(
+        "PROOF-VIS-WIRE",
+        "visibility/_hiddenness.py",
+        "    for page in pages:\n        found = page.first_with_id(key)\n",
+        "    for page in pages[:1]:\n        found = page.first_with_id(key)\n",
+        M + "visibility._hiddenness.is_hidden",
+        "the strict profile reads the first page only",
+        "tests/visibility",
+    ),
 )
-
 
 VECTORS = "from proofs import _vectors; print(len(_vectors.replay(('*',))))"
 
