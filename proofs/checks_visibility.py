@@ -41,6 +41,8 @@ def _tie() -> tuple[str, ...]:
                 (match_uri_template(tpl, uri) is not None) != want
             ):
                 failures.append(f"template {tpl!r} on {uri!r}: real disagrees with the model")
+                if len(failures) > 5:  # enough to refute; the report shows five
+                    return tuple(failures)
     return tuple(failures)
 
 

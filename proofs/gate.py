@@ -49,7 +49,8 @@ def _call_text(message: str) -> str | None:
     return call[:cut] if cut >= 0 else call
 
 
-def _conditions(fn: Any, tag: str) -> list[str]:
+def conditions(fn: Any, tag: str) -> list[str]:
+    """The ``pre:`` or ``post:`` lines of ``fn``'s docstring, as Python source."""
     lines = [line.strip() for line in (inspect.getdoc(fn) or "").splitlines()]
     # A lone surrogate in a literal cannot be compiled from text: escape non-ASCII first.
     return [
@@ -66,14 +67,16 @@ def replay(target: str, message: str) -> tuple[bool, str]:
     call_text = _call_text(message)
     if call_text is None:
         return False, f"no call to replay in {message[:120]!r}"
-    module_name, _, _ = target.rpartition(".")
+    module_name, _, name = target.rpartition(".")
     module = importlib.import_module(module_name)
-    namespace = dict(vars(module))
     try:
         call = ast.parse(ENUM_REPR.sub(r"\1", call_text), mode="eval").body
         assert isinstance(call, ast.Call)
         assert isinstance(call.func, ast.Name)
-        fn = namespace[call.func.id]
+        # The target itself (a canary is a copy of a contract under another name, with its
+        # own globals): the conditions and the call are evaluated in its namespace.
+        fn = getattr(module, name)
+        namespace = dict(fn.__globals__)
         args = [eval(compile(ast.Expression(a), "<cex>", "eval"), namespace) for a in call.args]
         kwargs = {
             k.arg: eval(compile(ast.Expression(k.value), "<cex>", "eval"), namespace)
@@ -84,14 +87,14 @@ def replay(target: str, message: str) -> tuple[bool, str]:
         return False, f"cannot replay {call_text[:120]!r}: {exc!r}"
     bound = inspect.signature(fn).bind(*args, **kwargs)
     env = dict(namespace, **bound.arguments)
-    for pre in _conditions(fn, "pre:"):
+    for pre in conditions(fn, "pre:"):
         if not eval(pre, env):
             return False, f"precondition {pre!r} does not hold for {call_text[:120]}"
     try:
         env["__return__"] = fn(*args, **kwargs)
     except Exception as exc:
         return True, f"{call_text[:160]} raises {exc!r}"
-    failed = [post for post in _conditions(fn, "post:") if not eval(post, env)]
+    failed = [post for post in conditions(fn, "post:") if not eval(post, env)]
     if failed:
         return True, f"{call_text[:160]} breaks post: {failed[0]}"
     return False, f"every postcondition holds concretely for {call_text[:120]} (false positive)"

@@ -9,6 +9,7 @@ rewrites the static part and keeps the recorded fields.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
 from pathlib import Path
@@ -41,14 +42,22 @@ def static(prop_id: str) -> dict[str, Any]:
         "targets": list(prop.targets),
         "bound": prop.bound,
         "check": prop.check,
+        "claim": prop.claimed,
         "vectors": list(prop.vectors),
-        "mutant": {
+    }
+    if prop.mutant is not None:
+        entry["mutant"] = {
             "id": prop.mutant.id,
             "file": "src/mcp_touchstone/" + prop.mutant.file,
             "function": prop.mutant.function,
             "bug": prop.mutant.why,
-        },
-    }
+        }
+    if prop.canary is not None:
+        entry["canary"] = {
+            "replaces": prop.canary.replaces,
+            "planted": "proofs.canaries." + prop.canary.planted,
+            "bug": prop.canary.why,
+        }
     if prop.tool == "crosshair":
         entry["expect"] = prop.expect
         entry["budget"] = {
@@ -65,7 +74,7 @@ def build(old: dict[str, Any]) -> dict[str, Any]:
     for prop in PROPERTIES:
         before = old.get("properties", {}).get(prop.id, {})
         entry = static(prop.id)
-        for key in ("last_result", "caught"):
+        for key in ("last_result", "last_canary", "caught"):
             if key in before:
                 entry[key] = before[key]
         props[prop.id] = entry
@@ -82,23 +91,27 @@ def save(data: dict[str, Any]) -> None:
 
 
 def _machine() -> str:
-    import os
-
     return f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores"
 
 
 def record_run(results: dict[str, dict[str, Any]], total: float) -> None:
     """Store a run's per-property results (and, for a full run, its total time)."""
     data = build(load())
-    for prop_id, result in results.items():
-        data["properties"][prop_id]["last_result"] = {
+    for key, result in results.items():
+        prop_id, _, canary = key.partition(" ")
+        data["properties"][prop_id]["last_canary" if canary else "last_result"] = {
             "verdict": result["verdict"],
             "ok": result["ok"],
             "seconds": round(float(result["seconds"]), 2),
             "at": _now(),
         }
-    if len(results) == len(PROPERTIES):
-        data["last_run"] = {"total_seconds": round(total, 1), "at": _now(), "machine": _machine()}
+    if sum(1 for key in results if " " not in key) == len(PROPERTIES):
+        data["last_run"] = {
+            "total_seconds": round(total, 1),
+            "at": _now(),
+            "machine": _machine(),
+            "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        }
     save(data)
 
 

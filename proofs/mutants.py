@@ -32,6 +32,11 @@ def probes(mutant: Mutant, owner: Prop) -> list[str]:
     return [p.id for p in PROPERTIES if mutant.function in p.targets or p is owner]
 
 
+def owners() -> list[Prop]:
+    """The properties that own a planted mutant."""
+    return [p for p in PROPERTIES if p.mutant is not None]
+
+
 def plant(mutant: Mutant, into: Path) -> Path:
     """Copy ``src/`` into ``into`` and apply ``mutant``; return the copied ``src``."""
     src = into / "src"
@@ -46,30 +51,47 @@ def plant(mutant: Mutant, into: Path) -> Path:
     return src
 
 
+def planted_env(src: Path) -> dict[str, str]:
+    """The environment that makes ``mcp_touchstone`` import from a planted copy ``src``."""
+    return dict(
+        os.environ,
+        PYTHONPATH=f"{src}{os.pathsep}{ROOT}",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONHASHSEED="0",
+    )
+
+
+def verdicts_against(src: Path, ids: list[str], out: Path) -> dict[str, str]:
+    """Run the properties ``ids`` (no canaries) against the planted copy ``src``; their
+    verdicts by id (an empty mapping when the run wrote nothing)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "proofs.run",
+        "--jobs",
+        "1",
+        "--no-canaries",
+        "--json",
+        str(out),
+        "--only",
+        ",".join(ids),
+    ]
+    env = planted_env(src)
+    subprocess.run(
+        cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
+    )
+    results = json.loads(out.read_text())["results"] if out.exists() else {}
+    return {pid: str(r["verdict"]) for pid, r in results.items()}
+
+
 def run_mutant(owner: Prop) -> tuple[str, list[str], dict[str, str], float]:
     """Plant ``owner``'s mutant, run its probes; ``(mutant id, catchers, verdicts, seconds)``."""
     mutant = owner.mutant
+    assert mutant is not None
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"mutant-{mutant.id}-") as tmp:
         src = plant(mutant, Path(tmp))
-        out = Path(tmp) / "results.json"
-        env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{ROOT}", PYTHONDONTWRITEBYTECODE="1")
-        cmd = [
-            sys.executable,
-            "-m",
-            "proofs.run",
-            "--jobs",
-            "1",
-            "--json",
-            str(out),
-            "--only",
-            ",".join(probes(mutant, owner)),
-        ]
-        subprocess.run(
-            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False
-        )
-        results = json.loads(out.read_text())["results"] if out.exists() else {}
-    verdicts = {pid: str(r["verdict"]) for pid, r in results.items()}
+        verdicts = verdicts_against(src, probes(mutant, owner), Path(tmp) / "results.json")
     caught = sorted(pid for pid, v in verdicts.items() if v == "refuted")
     return mutant.id, caught, verdicts, time.perf_counter() - start
 
@@ -82,11 +104,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args(argv)
     wanted = {x for x in args.only.split(",") if x}
-    owners = [p for p in PROPERTIES if not wanted or p.id in wanted]
+    chosen = [p for p in owners() if not wanted or p.id in wanted]
     start = time.perf_counter()
     catches: dict[str, list[str]] = {}
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        for mutant_id, caught, verdicts, seconds in pool.map(run_mutant, owners):
+        for mutant_id, caught, verdicts, seconds in pool.map(run_mutant, chosen):
             catches[mutant_id] = caught
             print(
                 f"{mutant_id}: caught by {', '.join(caught) or 'NOTHING'} ({seconds:.1f}s) "
@@ -94,9 +116,9 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
     total = time.perf_counter() - start
-    missed = [p.id for p in owners if p.id not in catches.get(p.mutant.id, [])]
+    missed = [p.id for p in chosen if p.mutant and p.id not in catches.get(p.mutant.id, [])]
     print(
-        f"mutants: {len(owners) - len(missed)} of {len(owners)} caught by their property "
+        f"mutants: {len(chosen) - len(missed)} of {len(chosen)} caught by their property "
         f"in {total:.1f}s" + (f"; NOT caught: {', '.join(missed)}" if missed else "")
     )
     if args.record:

@@ -37,6 +37,22 @@ class Budget:
 
 
 @dataclass(frozen=True)
+class Canary:
+    """A planted function that violates the property's own statement: the check is run once
+    more with its global ``replaces`` bound to ``proofs.canaries.<planted>``, and must fail."""
+
+    replaces: str
+    planted: str
+    why: str
+
+
+VERDICTS = ("searched", "bounded", "proved")
+"""What a check can show, weakest first: no counterexample within a budget; a concrete
+enumeration of a stated finite set; CrossHair confirmed over all paths or Z3 unsat over a
+stated symbolic domain."""
+
+
+@dataclass(frozen=True)
 class Prop:
     """One named property."""
 
@@ -49,10 +65,24 @@ class Prop:
     check: str
     """``crosshair:<module.function>`` or ``z3:<module>:<function>``."""
     vectors: tuple[str, ...]
-    mutant: Mutant
+    mutant: Mutant | None
     expect: str = "clean"
     """CrossHair only: ``confirmed`` (must be exhausted) or ``clean`` (no counterexample)."""
     budget: Budget = field(default_factory=Budget)
+    canary: Canary | None = None
+    claim: str = ""
+    """The verdict the property must reach (see :data:`VERDICTS`); by default ``proved`` for a
+    CrossHair check that must be confirmed, ``searched`` for one that need not, and
+    ``bounded`` for a Z3 model tied to the code over a finite set."""
+
+    @property
+    def claimed(self) -> str:
+        """The verdict claimed (explicit, or derived from the tool and ``expect``)."""
+        if self.claim:
+            return self.claim
+        if self.tool == "crosshair":
+            return "proved" if self.expect == "confirmed" else "searched"
+        return "bounded"
 
 
 M = "mcp_touchstone."
@@ -63,6 +93,7 @@ CH_SCOPE, CH_VIS, CH_MRTR = (
     "crosshair:proofs.contracts.mrtr.",
 )
 CH_ADMIT, SCOPE_ADMIT = "crosshair:proofs.contracts.admission.", M + "scope._admission.admit"
+ENUM_REQ, CH_REQ = "enumerate:proofs.contracts.requests.", "crosshair:proofs.contracts.requests."
 CH_ENGINE, Z_ENGINE = "crosshair:proofs.contracts.engine.", "z3:proofs.checks_engine:"
 Z_SCOPE, Z_VIS, Z_MRTR = (
     "z3:proofs.checks_scope:",
@@ -88,7 +119,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-RES-1", "SCOPE-RES-5"),
         "crosshair",
         (SM + "resolve_matching_grants", SM + "grant_targets"),
-        STR + "; any server, tool and request strings",
+        "CrossHair, confirmed over all paths: grant server and tool any strings of <= 2 characters, request server and tool any strings of <= 1 character, server, tool or operations the missing part",
         CH_SCOPE + "uncovering_grant_no_match",
         ("scope-res-kani-uncovering-grant-empty", "scope-res-invoke-required"),
         Mutant(
@@ -99,6 +130,13 @@ PROPERTIES: tuple[Prop, ...] = (
             SM + "grant_targets",
             "the operations check is dropped",
         ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "trailing_star_prefix",
+            "a pattern ending in '*' matches by prefix",
+        ),
+        expect="confirmed",
+        budget=Budget(iters=100000, cond_s=60, path_s=5),
     ),
     Prop(
         "PROOF-SCOPE-STAR",
@@ -118,6 +156,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "specificity scores 'a pattern matched' instead of 'the pattern is exact'",
         ),
         expect="confirmed",
+        canary=Canary(
+            "resolve_matching_grants", "star_scores_as_exact", "a matching '*' scores as exact"
+        ),
     ),
     Prop(
         "PROOF-SCOPE-REFUSAL",
@@ -126,8 +167,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-RES-4", "SCOPE-CON-2"),
         "crosshair",
         (SM + "resolve_matching_grants",),
-        "every one of the 16 refused kinds; symbolic server and tool strings; with and without an "
-        "earlier */* match, a later exact grant and a '*' target server",
+        "CrossHair, confirmed over all paths: every one of the 16 refused kinds; server and tool any strings of <= 1 character; with and without an earlier */* match, a later exact grant and a * target server",
         CH_SCOPE + "refusal_on_target_aborts",
         ("scope-res-refused-target-aborts-despite-wildcard", "scope-res-error-after-earlier-match"),
         Mutant(
@@ -138,6 +178,13 @@ PROPERTIES: tuple[Prop, ...] = (
             SM + "resolve_matching_grants",
             "a refused constraint drops its grant instead of aborting",
         ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "refusal_drops_grant",
+            "a refused constraint drops its grant instead of aborting",
+        ),
+        expect="confirmed",
+        budget=Budget(iters=100000, cond_s=60, path_s=5),
     ),
     Prop(
         "PROOF-SCOPE-NONMATCH",
@@ -158,6 +205,11 @@ PROPERTIES: tuple[Prop, ...] = (
             "        return covered if isinstance(covered, ConstraintError) else False\n",
             SM + "resolve_matching_grants",
             "constraints of non-target grants are evaluated (a refusal there aborts)",
+        ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "non_targets_read",
+            "the constraints of non-target grants are evaluated",
         ),
     ),
     # ------------------------------------------------------------------ scope: ranking
@@ -181,6 +233,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SM + "_rank_key",
             "the key drops the index tie-break (not a total order)",
         ),
+        canary=Canary("_rank_key", "rank_key_no_index", "the sort key drops the index tie-break"),
     ),
     Prop(
         "PROOF-SCOPE-RANK-EXACT",
@@ -200,6 +253,11 @@ PROPERTIES: tuple[Prop, ...] = (
             "    return (-constraint_count, -server_exact, -tool_exact, match.index)\n",
             SM + "resolve_matching_grants",
             "constraint count outranks exactness",
+        ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "rank_constraints_first",
+            "the constraint count outranks exactness",
         ),
     ),
     # ------------------------------------------------------------------ scope: lengths
@@ -221,6 +279,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.max_length",
             "the limit is exclusive",
         ),
+        canary=Canary("resolve_matching_grants", "exclusive_limits", "the limit is exclusive"),
     ),
     Prop(
         "PROOF-SCOPE-MAXARGS",
@@ -239,6 +298,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.max_args_size",
             "the limit is exclusive",
         ),
+        canary=Canary("resolve_matching_grants", "exclusive_limits", "the limit is exclusive"),
     ),
     # ------------------------------------------------------------------ scope: allowlists
     Prop(
@@ -260,6 +320,11 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.audience_allowlist",
             "an empty array counts as 'nothing to check' (vacuous all)",
         ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "audience_null_skipped",
+            "a null in an audience value is skipped",
+        ),
     ),
     Prop(
         "PROOF-SCOPE-AUD-ABSENT",
@@ -277,6 +342,11 @@ PROPERTIES: tuple[Prop, ...] = (
             "    if not observed.saw_relevant_key:\n        return False\n",
             SA + "ArgumentFacts.audience_allowlist",
             "an absent key fails closed too",
+        ),
+        canary=Canary(
+            "resolve_matching_grants",
+            "absent_audience_denies",
+            "an absent audience key fails closed",
         ),
     ),
     Prop(
@@ -297,6 +367,9 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.memory_store_allowlist",
             "a null store value is read as an absent key",
         ),
+        canary=Canary(
+            "resolve_matching_grants", "store_null_as_absent", "a null store value reads as absent"
+        ),
     ),
     # ------------------------------------------------------------------ scope: paths
     Prop(
@@ -316,6 +389,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "path_has_prefix",
             "only the prefix itself is under the prefix",
         ),
+        canary=Canary("path_has_prefix", "strict_descendants_only", "a path is not under itself"),
     ),
     Prop(
         "PROOF-SCOPE-PATH-SIBLING",
@@ -337,6 +411,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "path_has_prefix",
             "a string prefix test instead of a segment-wise one (/a admits /ab)",
         ),
+        canary=Canary("path_has_prefix", "string_prefix_paths", "paths nest by string prefix"),
     ),
     Prop(
         "PROOF-SCOPE-PATH-DOTDOT",
@@ -355,6 +430,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "            if segments:\n                segments.pop()\n",
             SA + "normalize_path",
             "'..' at the root is clamped instead of failing",
+        ),
+        canary=Canary(
+            "path_has_prefix", "dotdot_clamped_at_root", "'..' above the root is clamped"
         ),
     ),
     Prop(
@@ -375,6 +453,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "normalize_path",
             "'.' segments are kept",
         ),
+        canary=Canary("normalize_path", "dots_kept", "'.' segments are kept"),
     ),
     Prop(
         "PROOF-SCOPE-PATH-ABS",
@@ -393,6 +472,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "path_has_prefix",
             "absoluteness is not compared",
         ),
+        canary=Canary("path_has_prefix", "absoluteness_ignored", "absoluteness is ignored"),
     ),
     # ------------------------------------------------------------------ scope: globs
     Prop(
@@ -415,6 +495,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "wildcard_matches",
             "a mismatch after a star fails instead of letting the star take one more character",
         ),
+        canary=Canary("wildcard_matches", "question_mark_wildcard", "'?' matches any character"),
     ),
     Prop(
         "PROOF-SCOPE-GLOB-SUBDOMAIN",
@@ -436,6 +517,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "wildcard_matches",
             "'*.example.com' also admits example.com",
         ),
+        canary=Canary("wildcard_matches", "star_dot_covers_apex", "'*.d' covers 'd'"),
     ),
     Prop(
         "PROOF-SCOPE-GLOB-TRAILDOT",
@@ -457,6 +539,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "parse_domain",
             "a candidate keeps its trailing dot",
         ),
+        canary=Canary("parse_domain", "trailing_dot_kept", "a trailing dot stays on the domain"),
     ),
     Prop(
         "PROOF-SCOPE-GLOB-LITERAL",
@@ -476,6 +559,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "wildcard_matches",
             "'?' matches any one character",
         ),
+        canary=Canary("wildcard_matches", "question_mark_wildcard", "'?' matches any character"),
     ),
     Prop(
         "PROOF-SCOPE-ALL-NONEMPTY",
@@ -501,6 +585,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.domain_glob",
             "DomainGlob holds vacuously with no candidate",
         ),
+        canary=Canary("ArgumentFacts", "VacuousFacts", "no candidate passes (a vacuous all)"),
     ),
     Prop(
         "PROOF-SCOPE-ALL-EVERY",
@@ -524,6 +609,7 @@ PROPERTIES: tuple[Prop, ...] = (
             SA + "ArgumentFacts.path_prefix",
             "one fitting candidate is enough",
         ),
+        canary=Canary("ArgumentFacts", "AnyFacts", "one matching candidate is enough"),
     ),
     Prop(
         "PROOF-SCOPE-ADMIT-NEVER-REFUSED",
@@ -544,6 +630,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "            if guard_denial is None:\n                guard_denial = candidate.guard\n",
             SCOPE_ADMIT,
             "a guard denial is recorded but the candidate goes on to the budget",
+        ),
+        canary=Canary(
+            "admit", "admit_ignores_guard", "a guard denial does not refuse its candidate"
         ),
     ),
     Prop(
@@ -568,6 +657,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "the final precedence puts a governed error ahead of a guard denial",
         ),
         expect="confirmed",
+        canary=Canary("admit", "admit_governed_first", "a governed error outranks a guard denial"),
     ),
     # ------------------------------------------------------------------ visibility
     Prop(
@@ -589,6 +679,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "prompt lists are not filtered",
         ),
         expect="confirmed",
+        canary=Canary("dispatch", "lists_unfiltered", "lists come back unfiltered"),
     ),
     Prop(
         "PROOF-VIS-CALL-REFUSAL",
@@ -611,6 +702,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "a hidden component answers 'forbidden', which tells it exists",
         ),
         expect="confirmed",
+        canary=Canary(
+            "dispatch", "hidden_answered_differently", "a hidden component gets a distinct error"
+        ),
     ),
     Prop(
         "PROOF-VIS-BARE",
@@ -631,6 +725,7 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "visibility._policy.Visibility.is_visible",
             "the declared-scope check runs without being switched on",
         ),
+        canary=Canary("Visibility", "HidesTagged", "a bare policy hides tagged components"),
     ),
     Prop(
         "PROOF-VIS-EMPTY-SCOPES",
@@ -650,6 +745,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "an anonymous caller never meets a requirement, even an empty one",
         ),
         expect="confirmed",
+        canary=Canary("has_scopes", "scopes_need_one", "an empty requirement is never met"),
     ),
     Prop(
         "PROOF-VIS-TPL-SEGMENT",
@@ -674,6 +770,11 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "visibility._template.uri_template_matches",
             "{v} runs to the end of the line, across '/'",
         ),
+        canary=Canary(
+            "uri_template_matches",
+            "template_unanchored",
+            "'{v}' spans '/' and the match is unanchored",
+        ),
     ),
     Prop(
         "PROOF-VIS-TPL-ANCHORED",
@@ -692,6 +793,11 @@ PROPERTIES: tuple[Prop, ...] = (
             "    return bool(reachable)\n",
             M + "visibility._template.uri_template_matches",
             "a template matching a prefix of the URI accepts it",
+        ),
+        canary=Canary(
+            "uri_template_matches",
+            "template_unanchored",
+            "'{v}' spans '/' and the match is unanchored",
         ),
     ),
     # ------------------------------------------------------------------ MRTR
@@ -714,6 +820,7 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._state.open_state",
             "the associated data read back is one character short",
         ),
+        canary=Canary("open_state", "open_drops_audience", "opening loses the audience"),
     ),
     Prop(
         "PROOF-MRTR-TAMPER",
@@ -734,6 +841,9 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._b64.b64url_decode",
             "non-zero slack bits are accepted (two texts decode alike)",
         ),
+        canary=Canary(
+            "open_state", "open_case_folds_version", "the version is compared case-insensitively"
+        ),
     ),
     Prop(
         "PROOF-MRTR-SIZE-FIRST",
@@ -752,6 +862,9 @@ PROPERTIES: tuple[Prop, ...] = (
             '    payload = open_state(token, keyring)\n    if size > check.max_state_bytes:\n        raise _invalid("requestState exceeds the configured maximum size")\n',
             M + "mrtr._state.verify",
             "the size cap is checked after decoding",
+        ),
+        canary=Canary(
+            "verify", "decode_before_size", "the token is opened before its size is checked"
         ),
     ),
     Prop(
@@ -780,6 +893,7 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._state.verify",
             "the principal is checked before the binding",
         ),
+        canary=Canary("verify", "binding_before_expiry", "the binding is checked before expiry"),
     ),
     Prop(
         "PROOF-MRTR-NULL-AUD",
@@ -797,6 +911,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "    if payload.aud is not None and payload.aud != check.audience:\n",
             M + "mrtr._state.verify",
             "an unbound (null-audience) state is accepted by an audience-bound server",
+        ),
+        canary=Canary(
+            "verify", "null_audience_open", "no configured audience accepts a bound state"
         ),
     ),
     Prop(
@@ -816,6 +933,9 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._state.verify",
             "a state minted for nobody is accepted from any principal",
         ),
+        canary=Canary(
+            "verify", "null_principal_open", "a state sealed without a principal opens for anyone"
+        ),
     ),
     Prop(
         "PROOF-MRTR-EXPIRY",
@@ -834,6 +954,7 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._state.verify",
             "a state expires at exp == now",
         ),
+        canary=Canary("verify", "expiry_inclusive", "exp == now is expired"),
     ),
     Prop(
         "PROOF-MRTR-ALLOWS",
@@ -854,6 +975,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "an elicitation without a mode is gated as a URL elicitation",
         ),
         expect="confirmed",
+        canary=Canary(
+            "_caps", "caps_url_as_form", "a form-only client is taken to accept URL mode"
+        ),
     ),
     Prop(
         "PROOF-MRTR-CAP-ROUND",
@@ -873,6 +997,11 @@ PROPERTIES: tuple[Prop, ...] = (
             "    for request in requests[:1]:\n        if not capabilities.allows(request):\n",
             M + "mrtr._capabilities.missing_capability_error",
             "only the first request of a round is gated",
+        ),
+        canary=Canary(
+            "missing_capability_error",
+            "last_missing_named",
+            "the error names the last refused request",
         ),
     ),
     Prop(
@@ -894,6 +1023,9 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._binding.request_binding",
             "requestState is bound into the request binding",
         ),
+        canary=Canary(
+            "salient_params", "salient_keeps_input_responses", "inputResponses stays in the binding"
+        ),
     ),
     Prop(
         "PROOF-MRTR-SETTLED",
@@ -913,6 +1045,9 @@ PROPERTIES: tuple[Prop, ...] = (
             "        if key in answers and requested is None:\n            continue  # settled: a later answer never overwrites a sealed one\n",
             M + "mrtr._seed.merge_answers",
             "a re-answered settled key that the state lists as requested overwrites the sealed answer",
+        ),
+        canary=Canary(
+            "merge_answers", "merge_overwrites", "an offered answer overwrites a settled one"
         ),
     ),
     Prop(
@@ -935,5 +1070,198 @@ PROPERTIES: tuple[Prop, ...] = (
             M + "mrtr._engine.dispatch",
             "the final-response store is never read, so a committed final runs again",
         ),
+        canary=Canary(
+            "InMemoryRequestStateStore",
+            "ForgetfulStore",
+            "the store never returns a committed final",
+        ),
+    ),
+    # ------------------------------------------------------------------ mrtr: verify, enumerated
+    Prop(
+        "PROOF-MRTR-PRINCIPAL",
+        "verify accepts iff the sealed principal equals the caller's; None equals only None, so "
+        "a null on either side alone fails closed.",
+        ("MRTR-OPEN-12",),
+        "enumerate",
+        (M + "mrtr._state.verify", M + "mrtr._state.seal"),
+        "every pair of sealed and checked principals from None, 'alice', 'bob', '' (16 real "
+        "sealed tokens, real ChaCha20-Poly1305)",
+        ENUM_REQ + "principal_must_equal",
+        ("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"),
+        None,
+        canary=Canary(
+            "verify", "null_principal_open", "a state sealed without a principal opens for anyone"
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-AUDIENCE",
+        "verify accepts iff the sealed audience equals the configured one; a null or absent "
+        "audience on either side alone fails closed.",
+        ("MRTR-OPEN-13", "MRTR-TOKEN-2"),
+        "enumerate",
+        (M + "mrtr._state.verify", M + "mrtr._state.seal"),
+        "every pair of sealed and configured audiences from None, 'alice', 'bob', '' (16 real "
+        "sealed tokens, v1 and v2 headers)",
+        ENUM_REQ + "audience_must_equal",
+        ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured"),
+        None,
+        canary=Canary(
+            "verify", "null_audience_open", "no configured audience accepts a bound state"
+        ),
+    ),
+    Prop(
+        "PROOF-MRTR-EXPIRES",
+        "A state is live through exp == now and expired from now + 1.",
+        ("MRTR-OPEN-10",),
+        "enumerate",
+        (M + "mrtr._state.verify",),
+        "exp = now - 3 .. now + 3 (7 real sealed tokens)",
+        ENUM_REQ + "expiry_inclusive_of_now",
+        ("mrtr-verify-exp-equals-now", "mrtr-verify-expired"),
+        None,
+        canary=Canary("verify", "expiry_inclusive", "exp == now is expired"),
+    ),
+    Prop(
+        "PROOF-MRTR-OTHER-REQUEST",
+        "A state minted for request A never opens for a request B with other salient params or "
+        "another method, and opens for A whatever its _meta.",
+        ("MRTR-OPEN-11", "MRTR-BIND-1", "MRTR-BIND-2"),
+        "enumerate",
+        (M + "mrtr._state.verify", M + "mrtr._binding.request_binding"),
+        "every pair of params from absent, {name: t}, {name: u}, {name: t, _meta: {}} under "
+        "the same or another method (32 real sealed tokens)",
+        ENUM_REQ + "state_for_one_request_only",
+        ("mrtr-verify-binding-*",),
+        None,
+        canary=Canary("verify", "binding_ignored", "the request binding is not checked"),
+    ),
+    Prop(
+        "PROOF-MRTR-WRONG-KEY",
+        "A state opens only under the secret it was sealed with, whatever key id the opening "
+        "ring files another secret under.",
+        ("MRTR-OPEN-8", "MRTR-KEY-1"),
+        "enumerate",
+        (M + "mrtr._state.verify", M + "mrtr._state.open_state"),
+        "every pair of sealing and opening secrets from b'k1', b'k2', b'', b'k1 ' (prefix and "
+        "empty secrets), the opening secret under the token's kid or another (32 real tokens)",
+        ENUM_REQ + "wrong_key_never_opens",
+        ("mrtr-open-tag-bit-flip",),
+        None,
+        canary=Canary("verify", "any_ring_secret_opens", "a wrong secret is tried until one opens"),
+    ),
+    # ------------------------------------------------------------------ requests, symbolic
+    Prop(
+        "PROOF-SCOPE-TARGETS",
+        "A grant without constraints is matched exactly when its server and tool are '*' or the "
+        "request's and it grants invoke; a match has index 0 and specificity (server exact, "
+        "tool exact, 0).",
+        ("SCOPE-RES-1", "SCOPE-RANK-1"),
+        "crosshair",
+        (SM + "resolve_matching_grants", SM + "grant_targets", SM + "specificity"),
+        "CrossHair, confirmed over all paths: grant server and tool any strings of <= 2 "
+        "characters, request server and tool any strings of <= 1 character, invoke granted or not",
+        CH_REQ + "grant_matches_iff_target",
+        ("scope-res-kani-uncovering-grant-empty", "scope-res-invoke-required"),
+        None,
+        canary=Canary(
+            "resolve_matching_grants",
+            "trailing_star_prefix",
+            "a pattern ending in '*' matches by prefix",
+        ),
+        expect="confirmed",
+        budget=Budget(iters=100000, cond_s=60, path_s=5),
+    ),
+    Prop(
+        "PROOF-SCOPE-NARROW",
+        "Adding a constraint to a grant never adds a match: with it the call is matched only if "
+        "it is matched without it (or the call is refused).",
+        ("SCOPE-RES-3", "SCOPE-CON-1"),
+        "crosshair",
+        (SM + "resolve_matching_grants", SM + "constraint_matches"),
+        "CrossHair search (no counterexample within the budget): each of the 8 decided variants and one refused variant; the argument "
+        "{key: value} with key path, to, store, k or url and value any string of <= 2 "
+        "characters; a grant that targets the call and one that does not",
+        CH_REQ + "constraint_never_widens",
+        ("scope-res-*",),
+        None,
+        canary=Canary(
+            "resolve_matching_grants",
+            "constraints_bypass_target",
+            "a grant whose constraints hold covers any target",
+        ),
+        budget=Budget(iters=2000, cond_s=20, path_s=5),
+    ),
+    Prop(
+        "PROOF-SCOPE-MONOTONE",
+        "Adding a grant, before or after, never removes a match: every grant matched before is "
+        "matched after, with the same specificity.",
+        ("SCOPE-RES-1", "SCOPE-RES-2"),
+        "crosshair",
+        (SM + "resolve_matching_grants",),
+        "CrossHair search (no counterexample within the budget): a kept grant of 6 target shapes (wildcard, exact or another name for "
+        "server and tool), with or without a false constraint; an added grant of the same shapes, "
+        "invoke or not, with or without the constraint, before or after",
+        CH_REQ + "added_grant_keeps_matches",
+        ("scope-res-*",),
+        None,
+        canary=Canary(
+            "resolve_matching_grants",
+            "first_per_target",
+            "grants with the same target shadow each other",
+        ),
+        budget=Budget(iters=2000, cond_s=20, path_s=5),
+    ),
+    Prop(
+        "PROOF-SCOPE-OUT-OF-SCOPE",
+        "When no grant targets the call the answer is empty, whatever constraints the grants "
+        "carry (refused ones included) and whatever the arguments.",
+        ("SCOPE-RES-2", "SCOPE-RES-5"),
+        "crosshair",
+        (SM + "resolve_matching_grants",),
+        "CrossHair search (no counterexample within the budget): two grants of 6 target shapes, invoke or not, each with one of 9 constraints "
+        "(8 decided, 1 refused); the argument {key: value}, 5 keys, value any string of <= 1 "
+        "character",
+        CH_REQ + "out_of_scope_is_empty",
+        ("scope-res-kani-uncovering-grant-empty", "scope-res-refused-*-ignored"),
+        None,
+        canary=Canary(
+            "resolve_matching_grants",
+            "non_targets_read",
+            "the constraints of non-target grants are evaluated",
+        ),
+        budget=Budget(iters=2000, cond_s=20, path_s=5),
+    ),
+    Prop(
+        "PROOF-VIS-BARE-ANY",
+        "A bare Visibility() admits every component, whatever tags and scopes it declares and "
+        "whoever asks.",
+        ("VIS-POL-1",),
+        "crosshair",
+        (M + "visibility._policy.Visibility.is_visible",),
+        "CrossHair: every kind; 0..2 declared tags and scopes from secret, Secret, other; "
+        "anonymous or signed-in caller",
+        CH_REQ + "bare_policy_admits",
+        ("vis-visible-bare-policy",),
+        None,
+        canary=Canary("Visibility", "HidesTagged", "a bare policy hides tagged components"),
+        expect="confirmed",
+        budget=Budget(iters=100000, cond_s=60, path_s=5),
+    ),
+    Prop(
+        "PROOF-VIS-WIRE",
+        "In the strict profile a call to a hidden component answers, byte for byte on the wire, "
+        "what the same call answers when the component does not exist.",
+        ("VIS-STRICT-2", "VIS-REFUSE-1", "VIS-REFUSE-2", "VIS-REFUSE-3"),
+        "crosshair",
+        (M + "visibility._dispatch.dispatch", M + "visibility._hiddenness.is_hidden"),
+        "CrossHair search (no counterexample within the budget): any name of <= 1 character; tools/call, prompts/get, resources/read; every "
+        "revision; integer or string id; the hidden entry on the first or the second page",
+        CH_REQ + "hidden_same_bytes_as_missing",
+        ("vis-dispatch-hidden-*",),
+        None,
+        canary=Canary(
+            "dispatch", "hidden_answered_differently", "a hidden component gets a distinct error"
+        ),
+        budget=Budget(iters=2000, cond_s=20, path_s=5),
     ),
 )

@@ -57,6 +57,7 @@ def uncovering_grant_no_match(
     """PROOF-SCOPE-UNCOVERED: a grant whose server, tool or operations miss the call yields ().
 
     pre: 0 <= which <= 2
+    pre: len(server) <= 2 and len(tool) <= 2 and len(req_server) <= 1 and len(req_tool) <= 1
     pre: which != 0 or (server != "*" and server != req_server)
     pre: which != 1 or (tool != "*" and tool != req_tool)
     pre: which != 2 or not invoke
@@ -179,7 +180,7 @@ def normalized_segments_clean(path: str) -> bool:
     """PROOF-SCOPE-PATH-NORMAL: a normalized path holds no empty, ``.`` or ``..`` segment and
     no separator, and keeps the absolute flag of its input.
 
-    pre: len(path) <= 8
+    pre: len(path) <= 4
     post: __return__
     """
     norm = normalize_path(path)
@@ -193,6 +194,7 @@ def normalized_segments_clean(path: str) -> bool:
 def absolute_never_under_relative(absolute: str, relative: str) -> bool:
     """PROOF-SCOPE-PATH-ABS: an absolute path is never under a relative one, nor the reverse.
 
+    pre: len(absolute) <= 3 and len(relative) <= 2
     pre: absolute.startswith("/")
     pre: not relative.startswith(("/", "\\"))
     post: __return__
@@ -232,6 +234,7 @@ def refusal_on_target_aborts(
     its exact error, whatever matched before and whatever follows.
 
     pre: kind in REFUSED_KINDS
+    pre: len(server) <= 1 and len(tool) <= 1
     post: __return__
     """
     target = ToolGrant(
@@ -253,6 +256,7 @@ def non_target_grant_changes_nothing(
 
     pre: kind in REFUSED_KINDS
     pre: 0 <= at <= 2
+    pre: len(server) <= 1 and len(tool) <= 1 and len(other) <= 1
     pre: other != "*" and other != server
     post: __return__
     """

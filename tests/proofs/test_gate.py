@@ -62,7 +62,7 @@ def test_contract_conditions_name_only_defined_things() -> None:
         known = set(vars(module)) | set(dir(builtins)) | set(inspect.signature(fn).parameters)
         known.add("__return__")
         for tag in ("pre:", "post:"):
-            for cond in gate._conditions(fn, tag):
+            for cond in gate.conditions(fn, tag):
                 source = cond
                 tree = ast.parse(source, mode="eval")
                 bound = {
