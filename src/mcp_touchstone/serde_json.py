@@ -161,9 +161,20 @@ class _Refused(TouchstoneError):  # noqa: N818 - carried to validate, which rais
         self.place: list[str] = []
 
 
+def _check_text(text: str) -> None:
+    """Raise :class:`_Refused` if ``text`` holds a surrogate code point, which no UTF-8 text
+    (and so no serde_json string, value or key) can carry."""
+    if not text.isascii() and SURROGATE.search(text):
+        raise _Refused("string holds a lone surrogate")
+
+
 def _check(value: object, depth: int) -> None:
     """Raise :class:`_Refused` at the first part of ``value`` serde_json could not hold, in
-    document order; ``depth`` counts the containers around ``value``."""
+    document order; ``depth`` counts the containers around ``value``.  Strings are tested for
+    first, the most frequent node; an object's keys, strings too, are checked as text."""
+    if isinstance(value, str):
+        _check_text(value)
+        return
     if value is None or isinstance(value, bool):
         return
     if isinstance(value, int):
@@ -173,10 +184,6 @@ def _check(value: object, depth: int) -> None:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise _Refused(f"non-finite float {value!r}")
-        return
-    if isinstance(value, str):
-        if not value.isascii() and SURROGATE.search(value):
-            raise _Refused("string holds a lone surrogate")
         return
     if depth >= MAX_DEPTH - 1:
         raise _Refused(f"nested {MAX_DEPTH} deep (serde_json's recursion limit)")
@@ -194,7 +201,7 @@ def _check(value: object, depth: int) -> None:
         if not isinstance(key, str):
             raise _Refused(f"object key {key!r} is not a string")
         try:
-            _check(key, depth + 1)
+            _check_text(key)
         except _Refused as refused:
             refused.place.append(" key")
             raise
