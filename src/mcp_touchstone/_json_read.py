@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate, islice
 
 from mcp_touchstone._errors import JsonError
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
@@ -153,8 +154,17 @@ def _check_surrogate_escapes(text: str) -> None:
         raise JsonError("unexpected end of hex escape")
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+"""A whole string literal."""
+
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+"""A run of characters that opens or closes nothing."""
+
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 """A whole string literal, or one bracket outside strings."""
+
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+"""How a bracket moves the nesting depth."""
 
 
 def _too_deep_at(text: str, budget: int) -> int | None:
@@ -163,16 +173,14 @@ def _too_deep_at(text: str, budget: int) -> int | None:
     outside strings, as serde_json counts while it reads.  Measured on the text, not the parsed
     value: a value that a later duplicate key discards is gone from the result, but serde_json
     has already refused its depth."""
-    depth = 0
-    for token in _STRING_OR_BRACKET.finditer(text):
-        bracket = token.group()
-        if bracket in ("[", "{"):
-            depth += 1
-            if depth == budget:
-                return token.start()
-        elif bracket in ("]", "}"):
-            depth -= 1
-    return None
+    brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", text))
+    depths = list(accumulate(map(_DEPTH_STEP.__getitem__, brackets)))
+    if budget not in depths:
+        return None
+    # The bracket that reaches the budget is the n-th bracket outside strings; find it in the text.
+    n = depths.index(budget)
+    outside = (t for t in _STRING_OR_BRACKET.finditer(text) if t.group() in _DEPTH_STEP)
+    return next(islice(outside, n, None)).start()
 
 
 def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:

@@ -89,15 +89,16 @@ def _encoder(sort_keys: bool) -> json.JSONEncoder:
 _SORTED = _encoder(sort_keys=True)
 _ORDERED = _encoder(sort_keys=False)
 
-_STRING_OR_SMALL_FLOAT = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|(-?\d(?:\.\d+)?e-0\d)')
-"""In the ``json`` module's compact output: a whole string literal (group 1), or a float in
-Python's layout for a decimal exponent of -5..-9 (group 2), the one float layout that differs
-from serde_json's (``1e-05`` where serde_json writes ``0.00001``)."""
+_STRING_LITERAL = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")')
+"""A whole string literal of the ``json`` module's compact output, kept by ``split``."""
+
+_SMALL_FLOAT = re.compile(r"-?\d(?:\.\d+)?e-0\d")
+"""A float in Python's layout for a decimal exponent of -5..-9, the one float layout that
+differs from serde_json's (``1e-05`` where serde_json writes ``0.00001``)."""
 
 
 def _serde_float(match: re.Match[str]) -> str:
-    string, small_float = match.groups()
-    return string if small_float is None else format_float(float(small_float))
+    return format_float(float(match.group()))
 
 
 def _dump(value: JSON, encoder: json.JSONEncoder) -> str:
@@ -108,7 +109,11 @@ def _dump(value: JSON, encoder: json.JSONEncoder) -> str:
         raise JsonError(str(exc)) from None
     if "e-0" not in text:
         return text
-    return _STRING_OR_SMALL_FLOAT.sub(_serde_float, text)
+    # Only the text between string literals holds numbers: split at the literals (kept at the
+    # odd indexes) and rewrite the small floats of the even parts that have one.
+    parts = _STRING_LITERAL.split(text)
+    parts[::2] = [_SMALL_FLOAT.sub(_serde_float, p) if "e-0" in p else p for p in parts[::2]]
+    return "".join(parts)
 
 
 def frozen_object(value: Mapping[str, JSON]) -> Mapping[str, JSON]:
@@ -161,9 +166,20 @@ class _Refused(TouchstoneError):  # noqa: N818 - carried to validate, which rais
         self.place: list[str] = []
 
 
+def _check_text(text: str) -> None:
+    """Raise :class:`_Refused` if ``text`` holds a surrogate code point, which no UTF-8 text
+    (and so no serde_json string, value or key) can carry."""
+    if not text.isascii() and SURROGATE.search(text):
+        raise _Refused("string holds a lone surrogate")
+
+
 def _check(value: object, depth: int) -> None:
     """Raise :class:`_Refused` at the first part of ``value`` serde_json could not hold, in
-    document order; ``depth`` counts the containers around ``value``."""
+    document order; ``depth`` counts the containers around ``value``.  Strings are tested for
+    first, the most frequent node; an object's keys, strings too, are checked as text."""
+    if isinstance(value, str):
+        _check_text(value)
+        return
     if value is None or isinstance(value, bool):
         return
     if isinstance(value, int):
@@ -173,10 +189,6 @@ def _check(value: object, depth: int) -> None:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise _Refused(f"non-finite float {value!r}")
-        return
-    if isinstance(value, str):
-        if not value.isascii() and SURROGATE.search(value):
-            raise _Refused("string holds a lone surrogate")
         return
     if depth >= MAX_DEPTH - 1:
         raise _Refused(f"nested {MAX_DEPTH} deep (serde_json's recursion limit)")
@@ -194,7 +206,7 @@ def _check(value: object, depth: int) -> None:
         if not isinstance(key, str):
             raise _Refused(f"object key {key!r} is not a string")
         try:
-            _check(key, depth + 1)
+            _check_text(key)
         except _Refused as refused:
             refused.place.append(" key")
             raise
