@@ -1,8 +1,10 @@
-"""Every spec rule is pinned somewhere, and every cited rule exists (spec/README.md)."""
+"""Every spec rule is pinned somewhere, every cited rule exists, and every semantic rule is
+proved or says why it is tested instead (spec/README.md)."""
 
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from mcp_touchstone.conformance import default_vectors_dir, load_vectors
@@ -10,17 +12,46 @@ from mcp_touchstone.conformance import default_vectors_dir, load_vectors
 ROOT = Path(__file__).resolve().parents[1]
 RULE_DEF = re.compile(r"^\s*[-*]\s+\*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", re.MULTILINE)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+RULE_REST = re.compile(r".*(?:\n(?:[ \t]*\n)*[ \t]+\S.*)*")
+"""The rest of a rule's list item: its first line and every indented line after it (the blank
+lines between its paragraphs included)."""
 RULE_REF = re.compile(r"\b([A-Z]+(?:-[A-Z0-9]+)+)\b")
+SEMANTIC_SPECS = ("json.md", "scope.md", "visibility.md", "mrtr.md")
+PROVED = re.compile(r"\*Proved by:\*")
+TESTED_INSTEAD = re.compile(r"^[ \t]*\*Tested instead:\* +\S", re.MULTILINE)
+
+
+def _rule_items(text: str) -> list[tuple[str, str]]:
+    """Each rule of a spec text with its whole list item; examples in code fences define nothing."""
+    text = FENCE.sub("", text)
+    found = []
+    for match in RULE_DEF.finditer(text):
+        rest = RULE_REST.match(text, match.end())
+        assert rest is not None  # The pattern matches the empty string.
+        found.append((match.group(1), match.group(0) + rest.group(0)))
+    return found
 
 
 def _defined() -> dict[str, str]:
     rules: dict[str, str] = {}
     for path in sorted((ROOT / "spec").glob("*.md")):
-        text = FENCE.sub("", path.read_text())  # Examples in code fences define nothing.
-        for rule in RULE_DEF.findall(text):
+        for rule, _ in _rule_items(path.read_text()):
             assert rule not in rules, f"{rule} defined in {rules[rule]} and {path.name}"
             rules[rule] = path.name
     return rules
+
+
+def _proof_faults(text: str) -> list[str]:
+    """The rules of a spec text with neither a *Proved by:* line nor a *Tested instead:* line
+    giving a reason, or with both (a proved rule needs no excuse)."""
+    faults = []
+    for rule, item in _rule_items(text):
+        proved, excused = PROVED.search(item) is not None, TESTED_INSTEAD.search(item) is not None
+        if proved and excused:
+            faults.append(f"{rule}: proved, yet says why it is tested instead")
+        elif not proved and not excused:
+            faults.append(f"{rule}: neither proved nor says why it is tested instead")
+    return faults
 
 
 def _cited_in_code() -> set[str]:
@@ -56,3 +87,45 @@ def test_vectors_cite_only_defined_rules() -> None:
         {f"{v.id}: {r}" for v in load_vectors(root) for r in v.rules if r not in defined}
     )
     assert not dangling, f"vectors cite undefined rules: {dangling}"
+
+
+def test_every_semantic_rule_is_proved_or_says_why_tested_instead() -> None:
+    """Each rule of json, scope, visibility and mrtr has a *Proved by:* line or a *Tested instead:*
+    line with its reason, never both."""
+    faults = [
+        f for name in SEMANTIC_SPECS for f in _proof_faults((ROOT / "spec" / name).read_text())
+    ]
+    assert not faults, faults
+
+
+def test_the_proof_check_names_each_rule_without_a_line_or_with_both() -> None:
+    """The check reads a rule's whole item (later paragraphs included, prose after it not) and
+    names the rule that lacks a line, gives no reason, or has both."""
+    text = textwrap.dedent("""\
+        - **X-A-1** Proved. *Pinned by:* `t`.
+          *Proved by:* `PROOF-X` (`proofs/manifest.json`).
+        - **X-A-2** Bounded, with its reason. *Pinned by:* `t`.
+          *Tested instead:* a byte layout, pinned by vectors.
+          *Bounded by:* `PROOF-Y` (`proofs/manifest.json`).
+        - **X-A-3** Bounded, no reason.
+          *Bounded by:* `PROOF-Y` (`proofs/manifest.json`).
+
+        *Tested instead:* prose after a rule is not the rule's.
+        - **X-A-4** Both.
+          *Tested instead:* wording of an error message.
+          *Proved by:* `PROOF-X` (`proofs/manifest.json`).
+        - **X-A-5** Two paragraphs.
+
+          *Pinned by:* `t`.
+          *Tested instead:* wording of an error message.
+        - **X-A-6** A line without its reason.
+          *Tested instead:*
+        ```
+        - **X-A-7** An example in a fence is no rule.
+        ```
+        """)
+    assert _proof_faults(text) == [
+        "X-A-3: neither proved nor says why it is tested instead",
+        "X-A-4: proved, yet says why it is tested instead",
+        "X-A-6: neither proved nor says why it is tested instead",
+    ]
