@@ -46,6 +46,10 @@ class Canary:
     why: str
 
 
+PROVE = Budget(iters=1_000_000, cond_s=120, path_s=10)
+"""The budget of a property that claims proved: the search ends when every path is exhausted
+("Confirmed over all paths"); ``cond_s`` is its deadline, past which the claim fails."""
+
 VERDICTS = ("searched", "bounded", "proved")
 """What a check can show, weakest first: no counterexample within a budget; a concrete
 enumeration of a stated finite set; CrossHair confirmed over all paths or Z3 unsat over a
@@ -267,8 +271,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-LEN-1",),
         "crosshair",
         (SA + "ArgumentFacts.max_length",),
-        STR
-        + " of <= 4 characters (any code point but surrogates); limit = size - 1, size, size + 1",
+        "CrossHair, confirmed over all paths: the leaf any string of <= 2 characters (any code point but a lone surrogate); limit = size - 1, size, size + 1",
         CH_SCOPE + "max_length_inclusive",
         ("scope-len-len-*",),
         Mutant(
@@ -280,6 +283,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "the limit is exclusive",
         ),
         canary=Canary("resolve_matching_grants", "exclusive_limits", "the limit is exclusive"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-MAXARGS",
@@ -287,7 +292,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-LEN-3",),
         "crosshair",
         (SA + "ArgumentFacts.max_args_size",),
-        "CrossHair over every i64/u64 integer argument; limit = size - 1, size, size + 1",
+        "CrossHair, confirmed over all paths: the argument any integer of the i64/u64 range; limit = size - 1, size, size + 1",
         CH_SCOPE + "max_args_size_inclusive",
         ("scope-len-size-*",),
         Mutant(
@@ -299,6 +304,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "the limit is exclusive",
         ),
         canary=Canary("resolve_matching_grants", "exclusive_limits", "the limit is exclusive"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     # ------------------------------------------------------------------ scope: allowlists
     Prop(
@@ -308,8 +315,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-ALLOW-2", "SCOPE-ALLOW-3"),
         "crosshair",
         (SA + "ArgumentFacts.audience_allowlist", SM + "resolve_matching_grants"),
-        "CrossHair over every value of the bounded alias null | bool | int | str | list of those "
-        "(no counterexample within the budget)",
+        "CrossHair, confirmed over all paths: the value null, a bool, an i64/u64 integer, a string of <= 1 character (any code point but a lone surrogate), or an array of <= 2 of those",
         CH_SCOPE + "audience_strict",
         ("scope-allow-aud-null", "scope-allow-aud-*"),
         Mutant(
@@ -325,6 +331,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "audience_null_skipped",
             "a null in an audience value is skipped",
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-AUD-ABSENT",
@@ -332,7 +340,8 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-ALLOW-1", "SCOPE-ALLOW-3"),
         "crosshair",
         (SA + "ArgumentFacts.audience_allowlist",),
-        STR + " for the key; every value of the bounded alias",
+        STR
+        + " for the key; every value of the bounded alias (arrays of <= 2 leaves, strings of <= 1 character)",
         CH_SCOPE + "absent_key_allows",
         ("scope-allow-aud-absent",),
         Mutant(
@@ -356,7 +365,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-ALLOW-2", "SCOPE-ALLOW-3"),
         "crosshair",
         (SA + "ArgumentFacts.memory_store_allowlist",),
-        "CrossHair over every value of the bounded alias (no counterexample within the budget)",
+        "CrossHair, confirmed over all paths: the value null, a bool, an i64/u64 integer, a string of <= 1 character (any code point but a lone surrogate), or an array of <= 2 of those",
         CH_SCOPE + "store_strict",
         ("scope-allow-mem-*", "scope-allow-upstream-mem-*"),
         Mutant(
@@ -370,6 +379,8 @@ PROPERTIES: tuple[Prop, ...] = (
         canary=Canary(
             "resolve_matching_grants", "store_null_as_absent", "a null store value reads as absent"
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     # ------------------------------------------------------------------ scope: paths
     Prop(
@@ -442,7 +453,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-PATH-2",),
         "crosshair",
         (SA + "normalize_path",),
-        STR + " of <= 8 characters",
+        "CrossHair, confirmed over all paths: the path any string of <= 3 characters",
         CH_SCOPE + "normalized_segments_clean",
         ("scope-path-*",),
         Mutant(
@@ -454,6 +465,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "'.' segments are kept",
         ),
         canary=Canary("normalize_path", "dots_kept", "'.' segments are kept"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-PATH-ABS",
@@ -461,7 +474,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("SCOPE-PATH-4",),
         "crosshair",
         (SA + "path_has_prefix",),
-        STR,
+        "CrossHair, confirmed over all paths: an absolute path of <= 2 characters and a relative one of <= 2 (any characters)",
         CH_SCOPE + "absolute_never_under_relative",
         ("scope-path-*",),
         Mutant(
@@ -473,6 +486,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "absoluteness is not compared",
         ),
         canary=Canary("path_has_prefix", "absoluteness_ignored", "absoluteness is ignored"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     # ------------------------------------------------------------------ scope: globs
     Prop(
@@ -705,6 +720,7 @@ PROPERTIES: tuple[Prop, ...] = (
         canary=Canary(
             "dispatch", "hidden_answered_differently", "a hidden component gets a distinct error"
         ),
+        budget=PROVE,
     ),
     Prop(
         "PROOF-VIS-BARE",
@@ -713,8 +729,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("VIS-POL-1",),
         "crosshair",
         (M + "visibility._policy.Visibility.is_visible",),
-        "CrossHair over every component kind, symbolic tag and scope lists and subject "
-        "(no counterexample within the budget)",
+        "CrossHair, confirmed over all paths: every component kind; tag and scope lists of <= 2 strings of <= 1 character; subject null or a string of <= 1 character",
         CH_VIS + "bare_policy_hides_nothing",
         ("vis-visible-bare-policy",),
         Mutant(
@@ -726,6 +741,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "the declared-scope check runs without being switched on",
         ),
         canary=Canary("Visibility", "HidesTagged", "a bare policy hides tagged components"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-VIS-EMPTY-SCOPES",
@@ -986,8 +1003,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-CAP-7",),
         "crosshair",
         (M + "mrtr._capabilities.missing_capability_error",),
-        "CrossHair over every list of <= 3 input kinds and every declaration of sampling, roots "
-        "and elicitation (no counterexample within the budget)",
+        "CrossHair, confirmed over all paths: every list of <= 3 input kinds, every declaration of sampling, roots and elicitation",
         CH_MRTR + "one_undeclared_kind_fails_the_round",
         ("mrtr-allows-*-undeclared",),
         Mutant(
@@ -1003,6 +1019,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "last_missing_named",
             "the error names the last refused request",
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-MRTR-BIND",
@@ -1034,8 +1052,7 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-SEED-2", "MRTR-SEED-3", "MRTR-SEED-4"),
         "crosshair",
         (M + "mrtr._seed.merge_answers",),
-        "two keys: settled and offered each absent or any integer, requested any subset or no "
-        "state (CrossHair; no counterexample within the budget)",
+        "CrossHair, confirmed over all paths: two keys, every presence pattern of settled and offered answers, any integer answers, with and without a state and every asked set",
         CH_ENGINE + "settled_answers_never_overwritten",
         ("mrtr-round-merge-*",),
         Mutant(
@@ -1049,6 +1066,8 @@ PROPERTIES: tuple[Prop, ...] = (
         canary=Canary(
             "merge_answers", "merge_overwrites", "an offered answer overwrites a settled one"
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-MRTR-REPLAY",

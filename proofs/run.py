@@ -22,6 +22,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from proofs import enumerate as enumerate_check
 from proofs import gate
@@ -130,6 +131,14 @@ def _canary(prop: Prop) -> dict[str, object]:
     }
 
 
+def _last_seconds(recorded: dict[str, Any], key: str) -> float:
+    """The seconds ``key`` (a property id, or ``<id> canary``) took in the recorded run."""
+    prop_id, _, canary = key.partition(" ")
+    entry = recorded.get(prop_id, {})
+    last = entry.get("last_canary" if canary else "last_result") or {}
+    return float(last.get("seconds", 0.0))
+
+
 def run(props: list[Prop], jobs: int, with_canaries: bool = True) -> dict[str, dict[str, object]]:
     """Check ``props`` and their canaries: CrossHair targets on a pool of ``jobs``, Z3 checks
     meanwhile in this thread.  Results by property id (canaries under ``<id> canary``),
@@ -153,6 +162,11 @@ def run(props: list[Prop], jobs: int, with_canaries: bool = True) -> dict[str, d
         jobs_list.append((prop.id, prop, False))
         if with_canaries and prop.canary is not None:
             jobs_list.append((f"{prop.id} canary", prop, True))
+    # Longest first (by the last recorded run), so the two workers end together.
+    from proofs import manifest
+
+    recorded = manifest.load()["properties"]
+    jobs_list.sort(key=lambda job: -_last_seconds(recorded, job[0]))
     with cf.ThreadPoolExecutor(max(1, jobs)) as pool:
         futures = {
             pool.submit(_canary if canary else _crosshair, prop): (key, prop)

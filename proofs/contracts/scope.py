@@ -88,7 +88,7 @@ def max_length_inclusive(text: str, slack: int) -> bool:
     """PROOF-SCOPE-MAXLEN: MaxLength holds at limit == byte length, fails one below it.
 
     pre: -1 <= slack <= 1
-    pre: len(text) <= 4
+    pre: len(text) <= 2
     pre: all(not ("\ud800" <= c <= "\udfff") for c in text)
     post: __return__
     """
@@ -121,9 +121,12 @@ J1 = Leaf | list[Leaf]
 
 
 def _json_ok(value: J1) -> bool:
+    """A value of the bounded domain: arrays of <= 2 leaves, strings of <= 1 character (any
+    code point but a lone surrogate), integers within i64/u64."""
     leaves = value if isinstance(value, list) else [value]
-    return all(
+    return len(leaves) <= 2 and all(
         (not isinstance(x, int) or isinstance(x, bool) or -(2**63) <= x < 2**64)
+        and (not isinstance(x, str) or len(x) <= 1)
         and (not isinstance(x, str) or all(not ("\ud800" <= c <= "\udfff") for c in x))
         for x in leaves
     )
@@ -180,7 +183,7 @@ def normalized_segments_clean(path: str) -> bool:
     """PROOF-SCOPE-PATH-NORMAL: a normalized path holds no empty, ``.`` or ``..`` segment and
     no separator, and keeps the absolute flag of its input.
 
-    pre: len(path) <= 4
+    pre: len(path) <= 3
     post: __return__
     """
     norm = normalize_path(path)
@@ -194,7 +197,7 @@ def normalized_segments_clean(path: str) -> bool:
 def absolute_never_under_relative(absolute: str, relative: str) -> bool:
     """PROOF-SCOPE-PATH-ABS: an absolute path is never under a relative one, nor the reverse.
 
-    pre: len(absolute) <= 3 and len(relative) <= 2
+    pre: len(absolute) <= 2 and len(relative) <= 2
     pre: absolute.startswith("/")
     pre: not relative.startswith(("/", "\\"))
     post: __return__

@@ -95,6 +95,8 @@ def bare_policy_hides_nothing(
 ) -> bool:
     """PROOF-VIS-BARE: ``Visibility()`` admits every component, whatever it declares.
 
+    pre: len(tags) <= 2 and len(scopes) <= 2
+    pre: all(len(x) <= 1 for x in tags + scopes) and (subject is None or len(subject) <= 1)
     post: __return__
     """
     meta: dict[str, JSON] = {
