@@ -1,4 +1,5 @@
 """Chio's scope types as frozen value classes (rules ``SCOPE-SHAPE-*`` in ``spec/scope.md``).
+Over 400 lines: every type a grant holds, beside the others, as Chio declares them in one file.
 
 The field names follow Chio's own JSON keys.  Decoding from JSON lives in
 :mod:`mcp_touchstone.scope._decode`; nothing here parses or validates.
