@@ -49,22 +49,27 @@ $(STAMP_BENCH): pyproject.toml | $(STAMP_DEV)
 demo: $(STAMP_RUN)
 	$(BIN)/touchstone run
 
+## compiled: byte-compile the package, as pip does for an installed wheel (an editable install
+## under PYTHONDONTWRITEBYTECODE would otherwise recompile it at every process start).
+.PHONY: compiled
+compiled: | $(BIN)/python
+	$(BIN)/python -m compileall -q src/mcp_touchstone
+
 ## test: ruff, mypy --strict, then the fast pytest suite (slow/proof/bench runs excluded), one
 ## worker per core (PYTEST_WORKERS, default auto).  Installs what the tests need first: .venv,
-## the Node deps, redis-server, Chromium.  The package is byte-compiled first, as pip does for an
-## installed wheel: many tests start `touchstone` or a harness as a subprocess, and an editable
-## install under PYTHONDONTWRITEBYTECODE would recompile the package at every start.
+## the Node deps, redis-server, Chromium.  The package is byte-compiled first (`compiled`): many
+## tests start `touchstone` or a harness as a subprocess.
 PYTEST_WORKERS ?= auto
 test: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
 	$(BIN)/ruff check src tests bench proofs conformance/vectorgen assurance
 	$(BIN)/ruff format --check src tests bench proofs conformance/vectorgen assurance
 	$(BIN)/mypy src tests proofs
-	$(BIN)/python -m compileall -q src/mcp_touchstone
+	$(MAKE) --no-print-directory compiled
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
 slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
-	$(BIN)/python -m compileall -q src/mcp_touchstone
+	$(MAKE) --no-print-directory compiled
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m slow
 
 ## bench: benchmarks against peers measured in the same run (each bench/bench_*.py script);
@@ -75,13 +80,13 @@ slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
 ## docs/performance.md (about 8 min on 2 cores; `make chio-peer` first for the scope row).
 BEFORE ?= 9238721
 bench: $(STAMP_BENCH)
-	$(BIN)/python -m compileall -q src/mcp_touchstone
+	$(MAKE) --no-print-directory compiled
 	@for b in bench/bench_*.py; do echo "== $$b"; BEFORE=$(BEFORE) $(BIN)/python $$b || exit 1; done
 
 ## bench-table: only the guard-rail table (bench/bench_table.py), BEFORE against the current tree.
 .PHONY: bench-table
 bench-table: $(STAMP_BENCH)
-	$(BIN)/python -m compileall -q src/mcp_touchstone
+	$(MAKE) --no-print-directory compiled
 	BEFORE=$(BEFORE) $(BIN)/python bench/bench_table.py
 
 ## chio-peer: build Chio's own portable scope matcher (bb-connor/arc d2816aa0, chio-kernel-core)
