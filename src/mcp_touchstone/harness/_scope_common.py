@@ -3,16 +3,33 @@
 ``_scope.py`` (the v1 operations) and ``_scope_hosted.py`` (``scope.hosted_match``) both use these;
 they live here so neither adapter imports the other (``tests/test_layering.py`` forbids the cycle
 ``_scope`` -> ``_scope_hosted`` -> ``_scope``).
+
+A scope is decoded once per distinct text: a server sees the same capability's grants on call
+after call, so :func:`_scope_of` keeps the outcome for each text it has decoded (bounded,
+least recently used first out).  The decoded scope is frozen, so one value serves every call.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from mcp_touchstone import serde_json
 from mcp_touchstone.harness._input import invalid_input
 from mcp_touchstone.scope import ChioScope, MatchedGrant, ScopeDecodeError, decode_scope
 from mcp_touchstone.serde_json import JSON
 
 _invalid = invalid_input
 """The harness's one ``invalid_input`` shape (``._input``), under the name the adapters use."""
+
+
+@lru_cache(maxsize=1024)
+def _scope_of(text: str) -> ChioScope | str:
+    """The scope whose JSON text is ``text`` (the compact text of an already parsed value, keys
+    in their order), or the message of its :class:`ScopeDecodeError` (SCOPE-SHAPE-*)."""
+    try:
+        return decode_scope(serde_json.from_str(text), "scope")
+    except ScopeDecodeError as exc:
+        return str(exc)
 
 
 def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]:
@@ -27,10 +44,9 @@ def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]
         return _invalid("input.tool_name: expected a string")
     if not isinstance(server_id, str):
         return _invalid("input.server_id: expected a string")
-    try:
-        scope = decode_scope(raw["scope"], "scope")
-    except ScopeDecodeError as exc:
-        return _invalid(str(exc))
+    scope = _scope_of(serde_json.to_string_ordered(raw["scope"]))
+    if isinstance(scope, str):
+        return _invalid(scope)
     return scope, tool_name, server_id, raw["arguments"]
 
 
