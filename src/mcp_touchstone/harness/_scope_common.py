@@ -22,12 +22,29 @@ _invalid = invalid_input
 """The harness's one ``invalid_input`` shape (``._input``), under the name the adapters use."""
 
 
+class ScopeText:
+    """A parsed scope value, compared and hashed by its compact JSON text (keys in their order):
+    two values with the same text are the same JSON value (``1``, ``1.0`` and ``true`` have
+    different texts), so either decodes as the other does."""
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, value: JSON) -> None:
+        self.value = value
+        self.text = serde_json.to_string_ordered(value)
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScopeText) and other.text == self.text
+
+
 @lru_cache(maxsize=1024)
-def _scope_of(text: str) -> ChioScope | str:
-    """The scope whose JSON text is ``text`` (the compact text of an already parsed value, keys
-    in their order), or the message of its :class:`ScopeDecodeError` (SCOPE-SHAPE-*)."""
+def _scope_of(scope: ScopeText) -> ChioScope | str:
+    """The decoded scope, or the message of its :class:`ScopeDecodeError` (SCOPE-SHAPE-*)."""
     try:
-        return decode_scope(serde_json.from_str(text), "scope")
+        return decode_scope(scope.value, "scope")
     except ScopeDecodeError as exc:
         return str(exc)
 
@@ -44,7 +61,7 @@ def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]
         return _invalid("input.tool_name: expected a string")
     if not isinstance(server_id, str):
         return _invalid("input.server_id: expected a string")
-    scope = _scope_of(serde_json.to_string_ordered(raw["scope"]))
+    scope = _scope_of(ScopeText(raw["scope"]))
     if isinstance(scope, str):
         return _invalid(scope)
     return scope, tool_name, server_id, raw["arguments"]
