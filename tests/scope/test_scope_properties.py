@@ -265,3 +265,19 @@ def test_a_scope_asked_again_is_answered_from_its_own_text() -> None:
         for wrong in (1.0, True, "1", -1):
             out = ask(wrong)
             assert out["error"]["kind"] == "invalid_input", wrong  # type: ignore[index,call-overload]  # error shape checked by the vectors
+
+
+def test_a_scope_that_is_no_json_value_is_invalid_input() -> None:
+    """SCOPE-WIRE-2: a caller's scope holding what JSON cannot (NaN, a set) is ``invalid_input``
+    naming the scope, never an exception."""
+    op = OPERATIONS["scope.resolve_matching_grants"]
+    for bad in (float("nan"), {1, 2}):
+        raw: JSON = {
+            "scope": {"grants": [], "note": bad},  # type: ignore[dict-item]  # not JSON on purpose
+            "tool_name": "read",
+            "server_id": "files",
+            "arguments": {},
+        }
+        out = op(raw)
+        assert out["error"]["kind"] == "invalid_input", bad  # type: ignore[index,call-overload]  # error shape checked by the vectors
+        assert out["error"]["message"].startswith("scope: ")  # type: ignore[index,call-overload,union-attr]  # as above

@@ -61,7 +61,10 @@ def _read_input(raw: JSON) -> tuple[ChioScope, str, str, JSON] | dict[str, JSON]
         return _invalid("input.tool_name: expected a string")
     if not isinstance(server_id, str):
         return _invalid("input.server_id: expected a string")
-    scope = _scope_of(ScopeText(raw["scope"]))
+    try:
+        scope = _scope_of(ScopeText(raw["scope"]))
+    except serde_json.JsonError as exc:  # a caller's value that is no JSON (NaN, a set, ...)
+        return _invalid(f"scope: {exc}")
     if isinstance(scope, str):
         return _invalid(scope)
     return scope, tool_name, server_id, raw["arguments"]
