@@ -237,3 +237,47 @@ def test_harness_operations_total_on_scopes(grants: list[dict[str, JSON]], args:
     }
     out = OPERATIONS["scope.resolve_matching_grants"](raw)
     assert "matches" in out or out["error"]["kind"] == "constraint_error"  # type: ignore[index,call-overload]  # error shape checked by the vectors
+
+
+def test_a_scope_asked_again_is_answered_from_its_own_text() -> None:
+    """SCOPE-WIRE-2: the harness decodes each distinct scope text once and keeps the outcome;
+    values that differ only in JSON type (``1``, ``1.0``, ``true``) or key order are distinct
+    texts, each answered as its own first reading, however often and in whatever order."""
+    op = OPERATIONS["scope.resolve_matching_grants"]
+
+    def ask(max_invocations: JSON, *, server_first: bool = True) -> dict[str, JSON]:
+        fields: dict[str, JSON] = {"tool_name": "read", "operations": ["invoke"]}
+        server: dict[str, JSON] = {"server_id": "files"}
+        fields = {**server, **fields} if server_first else {**fields, **server}
+        fields["max_invocations"] = max_invocations
+        raw: JSON = {
+            "scope": {"grants": [fields]},
+            "tool_name": "read",
+            "server_id": "files",
+            "arguments": {},
+        }
+        return op(raw)
+
+    matched: dict[str, JSON] = {"matches": [{"index": 0, "specificity": [1, 1, 0]}]}
+    for _ in range(2):
+        assert ask(1) == matched
+        assert ask(1, server_first=False) == matched
+        for wrong in (1.0, True, "1", -1):
+            out = ask(wrong)
+            assert out["error"]["kind"] == "invalid_input", wrong  # type: ignore[index,call-overload]  # error shape checked by the vectors
+
+
+def test_a_scope_that_is_no_json_value_is_invalid_input() -> None:
+    """SCOPE-WIRE-2: a caller's scope holding what JSON cannot (NaN, a set) is ``invalid_input``
+    naming the scope, never an exception."""
+    op = OPERATIONS["scope.resolve_matching_grants"]
+    for bad in (float("nan"), {1, 2}):
+        raw: JSON = {
+            "scope": {"grants": [], "note": bad},  # type: ignore[dict-item]  # not JSON on purpose
+            "tool_name": "read",
+            "server_id": "files",
+            "arguments": {},
+        }
+        out = op(raw)
+        assert out["error"]["kind"] == "invalid_input", bad  # type: ignore[index,call-overload]  # error shape checked by the vectors
+        assert out["error"]["message"].startswith("scope: ")  # type: ignore[index,call-overload,union-attr]  # as above
