@@ -47,3 +47,41 @@ def test_json_num_1_a_number_beyond_f64_is_refused_at_its_start(text: str) -> No
         read_value(f"[{text}]", 1, 1)
     assert caught.value.reason.startswith("number out of range: ")
     assert caught.value.index == 1
+
+
+@pytest.mark.parametrize(("prefix", "depth"), [('{"k":', 1), ('{"answers":{"k":', 2)])
+def test_json_parse_6_the_nesting_limit_inside_a_text_is_at_the_bracket_that_reaches_it(
+    prefix: str, depth: int
+) -> None:
+    """The 128th container is refused at its own bracket, counting the containers around the
+    value (serde_json 1.0.87 says ``recursion limit exceeded at line 1 column 142`` for
+    ``{"answers":{"k":`` and 126 brackets: the 126th, index 141)."""
+    brackets = 128 - depth
+    text = prefix + "[" * brackets + "]" * brackets + "}" * depth
+    with pytest.raises(JsonTextError) as caught:
+        read_value(text, len(prefix), depth)
+    assert caught.value.reason == "recursion limit exceeded"
+    assert caught.value.index == len(prefix) + brackets - 1
+    under = prefix + "[" * (brackets - 1) + "]" * (brackets - 1) + "}" * depth
+    value, end = read_value(under, len(prefix), depth)
+    assert end == len(prefix) + 2 * (brackets - 1)
+    assert value == _nested(brackets - 1)
+
+
+def _nested(levels: int) -> JSON:
+    """``levels`` arrays, each holding the next, the innermost empty."""
+    value: JSON = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_json_parse_3_a_lone_surrogate_escape_inside_a_text_is_at_the_closing_quote() -> None:
+    """A string holding a lone surrogate escape is refused at its closing quote, where serde_json
+    1.0.87 stops (``unexpected end of hex escape at line 1 column 25`` for
+    ``{"answers":{"k":"\\ud800"}}``: index 24)."""
+    text = '{"answers":{"k":"\\ud800"}}'
+    with pytest.raises(JsonTextError) as caught:
+        read_value(text, 16, 2)
+    assert caught.value.reason == "unexpected end of hex escape"
+    assert caught.value.index == 23
