@@ -154,13 +154,15 @@ def _check_surrogate_escapes(text: str) -> None:
         raise JsonError("unexpected end of hex escape")
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-"""A whole string literal."""
+STRING_LITERAL = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+"""The pattern of a whole string literal in valid JSON text (escapes skipped as pairs)."""
+
+_STRING = re.compile(STRING_LITERAL, re.DOTALL)
 
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 """A run of characters that opens or closes nothing."""
 
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+_STRING_OR_BRACKET = re.compile(STRING_LITERAL + r"|[\[\]{}]", re.DOTALL)
 """A whole string literal, or one bracket outside strings."""
 
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from mcp_touchstone._errors import JsonError, TouchstoneError
-from mcp_touchstone._json_read import JsonTextError, from_str, read_value
+from mcp_touchstone._json_read import STRING_LITERAL, JsonTextError, from_str, read_value
 from mcp_touchstone._json_value import JSON, MAX_DEPTH, SURROGATE
 from mcp_touchstone._rust import I64_MIN, U64_MAX
 
@@ -89,7 +89,7 @@ def _encoder(sort_keys: bool) -> json.JSONEncoder:
 _SORTED = _encoder(sort_keys=True)
 _ORDERED = _encoder(sort_keys=False)
 
-_STRING_LITERAL = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")')
+_STRING_LITERAL = re.compile(f"({STRING_LITERAL})")
 """A whole string literal of the ``json`` module's compact output, kept by ``split``."""
 
 _SMALL_FLOAT = re.compile(r"-?\d(?:\.\d+)?e-0\d")
