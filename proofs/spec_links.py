@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mcp_touchstone.conformance import rule_items
 from proofs.properties import PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = {"proved": "Proved by", "bounded": "Bounded by", "searched": "Searched by"}
 PROOF_LINE = re.compile(r"^  \*(?:Proved|Bounded|Searched) by:\*.*\n", re.M)
-RULE = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", re.M)
 
 
 def proof_line(rule: str) -> str | None:
@@ -33,23 +33,16 @@ def proof_line(rule: str) -> str | None:
 
 
 def rewrite(text: str) -> str:
-    """``text`` with every rule's proof line regenerated."""
+    """``text`` with every rule's proof line regenerated, as the last line of the rule's item."""
     text = PROOF_LINE.sub("", text)
     out: list[str] = []
-    lines = text.splitlines(keepends=True)
-    i = 0
-    while i < len(lines):
-        match = RULE.match(lines[i])
-        out.append(lines[i])
-        i += 1
-        if match is None:
-            continue
-        while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
-            out.append(lines[i])
-            i += 1
-        line = proof_line(match.group(1))
+    done = 0
+    for item in rule_items(text):
+        line = proof_line(item.rule)
         if line is not None:
-            out.append(line)
+            out += [text[done : item.end], "\n", line.removesuffix("\n")]
+            done = item.end
+    out.append(text[done:])
     return "".join(out)
 
 

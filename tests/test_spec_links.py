@@ -7,35 +7,20 @@ import re
 import textwrap
 from pathlib import Path
 
-from mcp_touchstone.conformance import default_vectors_dir, load_vectors
+from mcp_touchstone.conformance import default_vectors_dir, load_vectors, rule_items
 
 ROOT = Path(__file__).resolve().parents[1]
-RULE_DEF = re.compile(r"^\s*[-*]\s+\*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", re.MULTILINE)
-FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
-RULE_REST = re.compile(r".*(?:\n(?:[ \t]*\n)*[ \t]+\S.*)*")
-"""The rest of a rule's list item: its first line and every indented line after it (the blank
-lines between its paragraphs included)."""
 RULE_REF = re.compile(r"\b([A-Z]+(?:-[A-Z0-9]+)+)\b")
 SEMANTIC_SPECS = ("json.md", "scope.md", "visibility.md", "mrtr.md")
 PROVED = re.compile(r"\*Proved by:\*")
 TESTED_INSTEAD = re.compile(r"^[ \t]*\*Tested instead:\* +\S", re.MULTILINE)
 
 
-def _rule_items(text: str) -> list[tuple[str, str]]:
-    """Each rule of a spec text with its whole list item; examples in code fences define nothing."""
-    text = FENCE.sub("", text)
-    found = []
-    for match in RULE_DEF.finditer(text):
-        rest = RULE_REST.match(text, match.end())
-        assert rest is not None  # The pattern matches the empty string.
-        found.append((match.group(1), match.group(0) + rest.group(0)))
-    return found
-
-
 def _defined() -> dict[str, str]:
     rules: dict[str, str] = {}
     for path in sorted((ROOT / "spec").glob("*.md")):
-        for rule, _ in _rule_items(path.read_text()):
+        for item in rule_items(path.read_text()):
+            rule = item.rule
             assert rule not in rules, f"{rule} defined in {rules[rule]} and {path.name}"
             rules[rule] = path.name
     return rules
@@ -45,7 +30,8 @@ def _proof_faults(text: str) -> list[str]:
     """The rules of a spec text with neither a *Proved by:* line nor a *Tested instead:* line
     giving a reason, or with both (a proved rule needs no excuse)."""
     faults = []
-    for rule, item in _rule_items(text):
+    for found in rule_items(text):
+        rule, item = found.rule, found.item
         proved, excused = PROVED.search(item) is not None, TESTED_INSTEAD.search(item) is not None
         if proved and excused:
             faults.append(f"{rule}: proved, yet says why it is tested instead")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from proofs.properties import PROPERTIES
 
+from mcp_touchstone.conformance import rule_items
 from proofs import _vectors, manifest
 from tests.test_spec_links import _defined
 
@@ -16,17 +17,12 @@ PROOF_ID = re.compile(r"\bPROOF-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 
 
 def _spec_rules() -> dict[str, str]:
-    """Rule id -> the text of its bullet, from every spec file."""
-    rules: dict[str, str] = {}
-    for path in sorted((ROOT / "spec").glob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        starts = [
-            (m.start(), m.group(1))
-            for m in re.finditer(r"^- \*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", text, re.M)
-        ]
-        for (start, rule), nxt in zip(starts, [*starts[1:], (len(text), "")], strict=True):
-            rules[rule] = text[start : nxt[0]]
-    return rules
+    """Rule id -> the text of its list item, from every spec file."""
+    return {
+        item.rule: item.item
+        for path in sorted((ROOT / "spec").glob("*.md"))
+        for item in rule_items(path.read_text(encoding="utf-8"))
+    }
 
 
 def test_at_least_thirty_properties_with_unique_ids() -> None:

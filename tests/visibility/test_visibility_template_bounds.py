@@ -146,15 +146,16 @@ def test_a_run_of_like_variables_is_one_step() -> None:
 
 def test_an_800_kb_template_is_read_and_matched_in_linear_time() -> None:
     """VIS-TPL-7: an 800 KB template (hundreds of thousands of expressions) is tokenized,
-    matched and refused in time linear in its size: well under 2 s on a loaded machine, where
-    a scan that re-slices the rest of the template after each expression takes seconds."""
+    matched and refused in time linear in its size: well under 2 s of CPU, where a scan that
+    re-slices the rest of the template after each expression takes seconds. CPU time, not wall
+    time, so that other processes on a busy machine do not count."""
     template = "a{x}/" * 160_000
     assert len(template) == 800_000
-    started = time.perf_counter()
+    started = time.process_time()
     assert not uri_template_matches(template, "a1/a2/a3/")
     assert match_uri_template(template, "a1/" * 1000) is None
     assert match_uri_template("{+p}" + template[:50], "/x" + "a1/" * 10) == (
         ("p", "/x"),
         *(("x", "1"),) * 10,
     )
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0

@@ -6,6 +6,7 @@ The built-in reference's harness server lives in :mod:`mcp_touchstone.harness`.
 * :func:`run_vectors` drives any implementation through harness protocol v1.
 * :func:`outputs_match` is the pinned comparison of an answer with an expected output.
 * :func:`render` / :func:`to_json` are the printed and the JSON report (:mod:`._report`).
+* :func:`rule_items` reads the rules a spec text defines (``spec/README.md``).
 """
 
 from mcp_touchstone.conformance._compare import outputs_match
@@ -18,6 +19,7 @@ from mcp_touchstone.conformance._runner import (
     default_command,
     run_vectors,
 )
+from mcp_touchstone.conformance._spec import RuleItem, rule_items
 from mcp_touchstone.conformance._vectors import (
     Vector,
     VectorError,
@@ -30,6 +32,7 @@ __all__ = [
     "ProtocolError",
     "Report",
     "Result",
+    "RuleItem",
     "Vector",
     "VectorError",
     "Verdict",
@@ -39,6 +42,7 @@ __all__ = [
     "load_vectors",
     "outputs_match",
     "render",
+    "rule_items",
     "run_vectors",
     "to_json",
 ]

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcp_touchstone import serde_json
 from mcp_touchstone.conformance import _manifest
+from mcp_touchstone.conformance._spec import defined_rules
 from mcp_touchstone.conformance._vectors import Vector, VectorError, load_file
 
 _PREFIX = {"visibility": "vis-"}
-_RULE_DEF = re.compile(r"^\s*[-*]\s+\*\*([A-Z]+(?:-[A-Z0-9]+)+)\*\*", re.MULTILINE)
-_FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 ORIGINS = ("handwritten", "upstream-kat", "seed", "z3-model", "crosshair-cex", "drt-shrunk")
 
 
@@ -71,15 +69,6 @@ class Layout:
             if candidate.is_dir():
                 return candidate
         return None
-
-
-def defined_rules(spec: Path) -> dict[str, str]:
-    """Rule ID -> the spec file defining it (examples in code fences define nothing)."""
-    rules: dict[str, str] = {}
-    for path in sorted(spec.glob("*.md")):
-        for rule in _RULE_DEF.findall(_FENCE.sub("", path.read_text(encoding="utf-8"))):
-            rules.setdefault(rule, path.name)
-    return rules
 
 
 def read_allowlist(path: Path) -> tuple[dict[str, str], list[str]]:
