@@ -13,19 +13,16 @@ from functools import cache
 
 import z3
 
-from mcp_touchstone.scope import ChioScope, Operation, ToolGrant, resolve_matching_grants
 from mcp_touchstone.scope._arguments import (
     ArgumentFacts,
     parse_domain,
     path_has_prefix,
     wildcard_matches,
 )
-from mcp_touchstone.scope._matcher import MatchedGrant, _rank_key
-from mcp_touchstone.scope._types import MaxLength
 from mcp_touchstone.serde_json import JSON
 from proofs import _vectors
 from proofs._ops import PY, Z3, prove
-from proofs.models import allmatch, glob, paths, ranking
+from proofs.models import allmatch, glob, paths
 
 # ----------------------------------------------------------------------------- shared bits
 
@@ -177,43 +174,6 @@ def _re(pattern: str) -> z3.ReRef:
     return glob.glob(pattern, glob.Z3_RE)
 
 
-def _collapse(pattern: str) -> str:
-    while "**" in pattern:
-        pattern = pattern.replace("**", "*")
-    return pattern
-
-
-def prop_glob_equiv() -> None:
-    """PROOF-SCOPE-GLOB-EQUIV."""
-    t = z3.String("t")
-    for pattern in _words("a.*", 4):
-        r1, r2 = _re(pattern), _re(_collapse(pattern))
-        prove(f"glob {pattern!r} == {_collapse(pattern)!r}", z3.InRe(t, r1) == z3.InRe(t, r2))
-    failures = list(_glob_tie())
-    failures += _vectors.replay(("scope-z3-glob-*",))
-    _fail(failures)
-
-
-def _domains() -> list[str]:
-    return [d for d in _words("ab.", 3) if d and not d.startswith(".") and not d.endswith(".")]
-
-
-def prop_glob_subdomain() -> None:
-    """PROOF-SCOPE-GLOB-SUBDOMAIN."""
-    label = z3.String("label")
-    for d in _domains():
-        r = _re("*." + d)
-        sub = z3.Concat(label, z3.StringVal("." + d))
-        prove(f"*.{d} admits every subdomain", z3.InRe(sub, r), z3.Length(label) > 0)
-        prove(f"*.{d} refuses {d}", z3.Not(z3.InRe(z3.StringVal(d), r)))
-    failures = list(_glob_tie())
-    for d in ("example.com", "a.b", "co"):
-        if not wildcard_matches("*." + d, "x." + d) or wildcard_matches("*." + d, d):
-            failures.append(f"*.{d}: subdomain refused or base admitted")
-    failures += _vectors.replay(("scope-z3-glob-subdomain-*", "scope-z3-glob-apex-*"))
-    _fail(failures)
-
-
 def prop_glob_trailing_dot() -> None:
     """PROOF-SCOPE-GLOB-TRAILDOT."""
     t = z3.String("t")
@@ -231,96 +191,6 @@ def prop_glob_trailing_dot() -> None:
         if parsed is not None and parsed.endswith("."):
             failures.append(f"parse_domain({leaf!r}) = {parsed!r} ends with a dot")
     failures += _vectors.replay(("scope-z3-glob-trailing-dot-*",))
-    _fail(failures)
-
-
-def prop_glob_literal() -> None:
-    """PROOF-SCOPE-GLOB-LITERAL."""
-    t = z3.String("t")
-    for pattern in _words("a.?", 3):
-        prove(f"{pattern!r} is literal", z3.Implies(z3.InRe(t, _re(pattern)), t == pattern))
-    failures = list(_glob_tie())
-    failures += _vectors.replay(("scope-z3-glob-literal-*",))
-    _fail(failures)
-
-
-# ----------------------------------------------------------------------------- ranking
-
-
-def _key_vars(name: str) -> tuple[z3.ArithRef, ...]:
-    return tuple(z3.Int(f"{name}{i}") for i in range(4))
-
-
-def _key_domain(*keys: tuple[z3.ArithRef, ...]) -> z3.BoolRef:
-    return z3.And(
-        *[z3.And(k[0] >= 0, k[0] <= 1, k[1] >= 0, k[1] <= 1, k[2] >= 0, k[3] >= 0) for k in keys]
-    )
-
-
-SPECIFICITIES = [(s, t, c) for s in (0, 1) for t in (0, 1) for c in range(3)]
-
-
-def _real_key_tie() -> list[str]:
-    """Real ``_rank_key`` order against the model's, every pair of matches over the
-    specificity domain {0,1} x {0,1} x {0,1,2} and indices 0..2."""
-    failures = []
-    grant = ToolGrant("s", "t", (Operation.INVOKE,))
-    matches = [MatchedGrant(i, grant, sp) for sp in SPECIFICITIES for i in range(3)]
-    for a in matches:
-        for b in matches:
-            ka, kb = (*a.specificity, a.index), (*b.specificity, b.index)
-            if (_rank_key(a) < _rank_key(b)) != ranking.precedes(ka, kb, PY):
-                failures.append(f"_rank_key orders {ka} and {kb} unlike the model")
-    return failures
-
-
-def _resolve_tie() -> list[str]:
-    """Real ``resolve_matching_grants`` order against the model's, every scope of <= 3 grants
-    with server and tool each ``*`` or exact and 0..2 holding constraints."""
-    failures = []
-    options = [(s, t, c) for s in ("*", "s") for t in ("*", "t") for c in range(3)]
-    for n in range(4):
-        for chosen in itertools.product(options, repeat=n):
-            grants = tuple(
-                ToolGrant(s, t, (Operation.INVOKE,), (MaxLength(100),) * c) for s, t, c in chosen
-            )
-            real = resolve_matching_grants(ChioScope(grants=grants), "t", "s", None)
-            assert isinstance(real, tuple)
-            got = [(*m.specificity, m.index) for m in real]
-            keys = [(int(s == "s"), int(t == "t"), c, i) for i, (s, t, c) in enumerate(chosen)]
-            if got != ranking.model_order(keys):
-                failures.append(f"scope {chosen}: ranked {got}")
-    return failures
-
-
-def prop_rank_total() -> None:
-    """PROOF-SCOPE-RANK-TOTAL."""
-    a, b, c = _key_vars("a"), _key_vars("b"), _key_vars("c")
-
-    def lt(x: ranking.Key, y: ranking.Key) -> z3.BoolRef:
-        return ranking.precedes(x, y, Z3)
-
-    dom = _key_domain(a, b, c)
-    prove("irreflexive", z3.Not(lt(a, a)), dom)
-    prove("asymmetric", z3.Implies(lt(a, b), z3.Not(lt(b, a))), dom)
-    prove("transitive", z3.Implies(z3.And(lt(a, b), lt(b, c)), lt(a, c)), dom)
-    prove("total on distinct indices", z3.Or(lt(a, b), lt(b, a)), dom, a[3] != b[3])
-    failures = _real_key_tie() + _resolve_tie()
-    failures += _vectors.replay(("scope-z3-rank-*",))
-    _fail(failures)
-
-
-def prop_rank_exact_first() -> None:
-    """PROOF-SCOPE-RANK-EXACT."""
-    a, b = _key_vars("a"), _key_vars("b")
-    dom = _key_domain(a, b)
-    exact = z3.And(a[0] == 1, a[1] == 1)
-    wildcard = z3.Or(b[0] == 0, b[1] == 0)
-    prove("exact ahead of wildcard", ranking.precedes(a, b, Z3), dom, exact, wildcard)
-    same = z3.And(a[0] == b[0], a[1] == b[1], a[2] == b[2])
-    prove("ties by index", ranking.precedes(a, b, Z3) == (a[3] < b[3]), dom, same)
-    failures = _resolve_tie()
-    failures += _vectors.replay(("scope-z3-rank-*",))
     _fail(failures)
 
 

@@ -220,14 +220,14 @@ PROPERTIES: tuple[Prop, ...] = (
     Prop(
         "PROOF-SCOPE-RANK-TOTAL",
         "The ranking is a strict total order: irreflexive, asymmetric, transitive, and total on "
-        "distinct indices; the real sort key orders every pair as the model does.",
+        "distinct indices; the real sort key puts a match first exactly when its specificity is "
+        "greater, or equal with a lower index.",
         ("SCOPE-RANK-2",),
-        "z3",
-        (SM + "_rank_key", SM + "resolve_matching_grants"),
-        "Z3: all keys (server_exact, tool_exact in {0,1}; constraints, index >= 0, unbounded); "
-        "tie: every pair of matches over {0,1}x{0,1}x{0..2} and index 0..2, and every scope of "
-        "<= 3 grants ('*' or exact server and tool, 0..2 constraints; 1,885 scopes)",
-        Z_SCOPE + "prop_rank_total",
+        "crosshair",
+        (SM + "_rank_key",),
+        "CrossHair, confirmed over all paths: three matches, each server and tool exactness any "
+        "bool, constraint count and index any integer >= 0 (unbounded)",
+        CH_SCOPE + "rank_key_strict_total",
         ("scope-z3-rank-*", "scope-res-full-tie-keeps-order"),
         Mutant(
             "scope-rank-no-index-tiebreak",
@@ -238,17 +238,19 @@ PROPERTIES: tuple[Prop, ...] = (
             "the key drops the index tie-break (not a total order)",
         ),
         canary=Canary("_rank_key", "rank_key_no_index", "the sort key drops the index tie-break"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-RANK-EXACT",
         "An exact server-and-tool match ranks ahead of every wildcard match whatever the "
         "constraint counts; equal specificities rank by ascending index.",
         ("SCOPE-RANK-1", "SCOPE-RANK-2"),
-        "z3",
+        "crosshair",
         (SM + "resolve_matching_grants",),
-        "Z3: all keys, constraint counts unbounded; tie: every scope of <= 3 grants as in "
-        "PROOF-SCOPE-RANK-TOTAL",
-        Z_SCOPE + "prop_rank_exact_first",
+        "CrossHair, confirmed over all paths: two covering grants, each server and tool '*' or "
+        "exact (any bool), each holding 0..2 constraints",
+        CH_SCOPE + "exact_first_then_index",
         ("scope-z3-rank-*", "scope-res-exact-ahead-of-wildcard"),
         Mutant(
             "scope-rank-constraints-first",
@@ -263,6 +265,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "rank_constraints_first",
             "the constraint count outranks exactness",
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     # ------------------------------------------------------------------ scope: lengths
     Prop(
@@ -495,11 +499,11 @@ PROPERTIES: tuple[Prop, ...] = (
         "The backtracking wildcard_matches decides exactly the regular language of the glob "
         "('*' any run, dots included); runs of stars mean one star.",
         ("SCOPE-DOM-5",),
-        "z3",
+        "crosshair",
         (SA + "wildcard_matches",),
-        "Z3: star-collapse equivalence for every pattern of <= 4 characters over 'a . *', all "
-        "candidate strings; " + GLOB_TIE,
-        Z_SCOPE + "prop_glob_equiv",
+        "CrossHair, confirmed over all paths: the pattern and the candidate any strings of <= 3 "
+        "characters, against the glob's language by structural recursion",
+        CH_SCOPE + "glob_decides_its_language",
         ("scope-z3-glob-*",),
         Mutant(
             "scope-glob-no-backtrack",
@@ -511,16 +515,18 @@ PROPERTIES: tuple[Prop, ...] = (
             "a mismatch after a star fails instead of letting the star take one more character",
         ),
         canary=Canary("wildcard_matches", "question_mark_wildcard", "'?' matches any character"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-GLOB-SUBDOMAIN",
         "A '*.D' domain glob admits every subdomain L.D (L non-empty) and never the base domain D.",
         ("SCOPE-DOM-4", "SCOPE-DOM-5"),
-        "z3",
+        "crosshair",
         (SA + "wildcard_matches",),
-        "Z3: every label string L (unbounded) for every D of <= 3 characters over 'a b .' not "
-        "starting or ending with '.'; " + GLOB_TIE,
-        Z_SCOPE + "prop_glob_subdomain",
+        "CrossHair, confirmed over all paths: the label L any string of 1 character, the domain "
+        "D any string of <= 2 characters",
+        CH_SCOPE + "subdomain_glob_not_apex",
         ("scope-z3-glob-subdomain-*", "scope-z3-glob-apex-*"),
         Mutant(
             "scope-glob-admits-apex",
@@ -533,6 +539,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "'*.example.com' also admits example.com",
         ),
         canary=Canary("wildcard_matches", "star_dot_covers_apex", "'*.d' covers 'd'"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-GLOB-TRAILDOT",
@@ -560,11 +568,11 @@ PROPERTIES: tuple[Prop, ...] = (
         "PROOF-SCOPE-GLOB-LITERAL",
         "A glob without '*' matches only itself: '?' and every other character are literal.",
         ("SCOPE-DOM-5",),
-        "z3",
+        "crosshair",
         (SA + "wildcard_matches",),
-        "Z3: every star-free pattern of <= 3 characters over 'a . ?', all candidate strings; "
-        + GLOB_TIE,
-        Z_SCOPE + "prop_glob_literal",
+        "CrossHair, confirmed over all paths: the pattern any string of <= 3 characters without "
+        "'*', the candidate any string of <= 3 characters",
+        CH_SCOPE + "star_free_glob_literal",
         ("scope-z3-glob-literal-*",),
         Mutant(
             "scope-glob-question-wildcard",
@@ -575,6 +583,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "'?' matches any one character",
         ),
         canary=Canary("wildcard_matches", "question_mark_wildcard", "'?' matches any character"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-ALL-NONEMPTY",

@@ -21,7 +21,9 @@ from mcp_touchstone.scope._arguments import (
     ascii_lower,  # noqa: F401 - read by a ``pre:`` contract
     normalize_path,
     path_has_prefix,
+    wildcard_matches,
 )
+from mcp_touchstone.scope._matcher import MatchedGrant, _rank_key
 from mcp_touchstone.scope._types import (
     AudienceAllowlist,
     ColumnDenylist,
@@ -203,6 +205,147 @@ def absolute_never_under_relative(absolute: str, relative: str) -> bool:
     post: __return__
     """
     return not path_has_prefix(absolute, relative) and not path_has_prefix(relative, absolute)
+
+
+# ----------------------------------------------------------------------------- globs
+
+
+def _glob_language(pattern: str, text: str) -> bool:
+    """SCOPE-DOM-5 restated as the glob's regular language, by structural recursion: ``*``
+    is any run (empty included), every other character itself."""
+    if not pattern:
+        return not text
+    if pattern[0] == "*":
+        return _glob_language(pattern[1:], text) or (
+            bool(text) and _glob_language(pattern, text[1:])
+        )
+    return bool(text) and pattern[0] == text[0] and _glob_language(pattern[1:], text[1:])
+
+
+def glob_decides_its_language(pattern: str, text: str) -> bool:
+    """PROOF-SCOPE-GLOB-EQUIV: the backtracking matcher decides the glob's regular language.
+
+    pre: len(pattern) <= 3 and len(text) <= 3
+    post: __return__ == _glob_language(pattern, text)
+    """
+    return wildcard_matches(pattern, text)
+
+
+def star_free_glob_literal(pattern: str, text: str) -> bool:
+    """PROOF-SCOPE-GLOB-LITERAL: a glob without ``*`` matches exactly itself.
+
+    pre: len(pattern) <= 3 and len(text) <= 3
+    pre: "*" not in pattern
+    post: __return__ == (pattern == text)
+    """
+    return wildcard_matches(pattern, text)
+
+
+def subdomain_glob_not_apex(label: str, domain: str) -> bool:
+    """PROOF-SCOPE-GLOB-SUBDOMAIN: ``*.D`` admits ``L.D`` for a non-empty ``L``, never ``D``.
+
+    pre: 1 <= len(label) <= 1 and len(domain) <= 2
+    post: __return__
+    """
+    pattern = "*." + domain
+    return wildcard_matches(pattern, label + "." + domain) and not wildcard_matches(pattern, domain)
+
+
+# ----------------------------------------------------------------------------- ranking
+
+RANKED = ToolGrant("s", "t", (Operation.INVOKE,))
+"""The grant of every ranked match (the key reads the specificity and the index only)."""
+
+
+def _key(server_exact: bool, tool_exact: bool, count: int, index: int) -> tuple[int, ...]:
+    return _rank_key(MatchedGrant(index, RANKED, (int(server_exact), int(tool_exact), count)))
+
+
+def rank_key_strict_total(
+    a_server: bool,
+    a_tool: bool,
+    a_count: int,
+    a_index: int,
+    b_server: bool,
+    b_tool: bool,
+    b_count: int,
+    b_index: int,
+    c_server: bool,
+    c_tool: bool,
+    c_count: int,
+    c_index: int,
+) -> bool:
+    """PROOF-SCOPE-RANK-TOTAL: the sort key is a strict total order on distinct indices, and
+    puts ``a`` first exactly when its specificity is greater, or equal with a lower index.
+
+    pre: a_count >= 0 and b_count >= 0 and c_count >= 0
+    pre: a_index >= 0 and b_index >= 0 and c_index >= 0
+    post: __return__
+    """
+    a = _key(a_server, a_tool, a_count, a_index)
+    b = _key(b_server, b_tool, b_count, b_index)
+    c = _key(c_server, c_tool, c_count, c_index)
+    a_rank = (int(a_server), int(a_tool), a_count)
+    b_rank = (int(b_server), int(b_tool), b_count)
+    return (
+        not a < a  # noqa: PLR0124 - irreflexivity is the claim
+        and not (a < b < a)
+        and (not (a < b < c) or a < c)
+        and (a_index == b_index or a < b or b < a)
+        and (a < b) == (a_rank > b_rank or (a_rank == b_rank and a_index < b_index))
+    )
+
+
+HOLDING = (MaxLength(10**6), MaxLength(10**6))
+"""Constraints that hold on every call here (they only count toward the specificity)."""
+
+
+def _holding(count: int) -> tuple[Constraint, ...]:
+    """``count`` holding constraints, each length a concrete slice (a symbolic slice makes
+    CrossHair's paths explode)."""
+    if count == 0:
+        return ()
+    if count == 1:
+        return HOLDING[:1]
+    return HOLDING
+
+
+def _ranked_grant(server_exact: bool, tool_exact: bool, count: int) -> ToolGrant:
+    return ToolGrant(
+        "s" if server_exact else "*",
+        "t" if tool_exact else "*",
+        (Operation.INVOKE,),
+        _holding(count),
+    )
+
+
+def exact_first_then_index(
+    first_server: bool,
+    first_tool: bool,
+    first_count: int,
+    second_server: bool,
+    second_tool: bool,
+    second_count: int,
+) -> bool:
+    """PROOF-SCOPE-RANK-EXACT: an exact server-and-tool match ranks ahead of a wildcard one
+    whatever the constraint counts; equal specificities keep their grant order.
+
+    pre: 0 <= first_count <= 2 and 0 <= second_count <= 2
+    post: __return__
+    """
+    grants = (
+        _ranked_grant(first_server, first_tool, first_count),
+        _ranked_grant(second_server, second_tool, second_count),
+    )
+    result = resolve_matching_grants(ChioScope(grants=grants), "t", "s", None)
+    if isinstance(result, ConstraintError) or len(result) != 2:
+        return False
+    head, tail = result
+    if head.specificity == tail.specificity:
+        return head.index < tail.index
+    head_exact = head.specificity[:2] == (1, 1)
+    tail_exact = tail.specificity[:2] == (1, 1)
+    return head_exact or not tail_exact
 
 
 # ----------------------------------------------------------------------------- refusals
