@@ -1065,8 +1065,8 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-OPEN-12",),
         "crosshair",
         (M + "mrtr._state.verify",),
-        "CrossHair, confirmed over all paths: the caller's principal None or any string of <= 2 "
-        "characters; the sealed principal each of None, '', 'a', 'é' "
+        "CrossHair, confirmed over all paths: the caller's principal None or any string (no "
+        "length bound); the sealed principal each of None, '', 'a', 'é', 'alice' "
         "(real tokens sealed once at import; verify, ChaCha20-Poly1305 included, runs on every path)",
         CH_MRTR + "principal_must_equal",
         ("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"),
@@ -1091,8 +1091,9 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-OPEN-13", "MRTR-TOKEN-2"),
         "crosshair",
         (M + "mrtr._state.verify",),
-        "CrossHair, confirmed over all paths: the configured audience None or any string of <= 2 "
-        "characters; the sealed audience each of None (a v1 token), '', 'a', 'é' (v2 tokens) "
+        "CrossHair, confirmed over all paths: the configured audience None or any string (no "
+        "length bound); the sealed audience each of None (a v1 token), '', 'a', 'é', 'alice' "
+        "(v2 tokens) "
         "(real tokens sealed once at import; verify, ChaCha20-Poly1305 included, runs on every path)",
         CH_MRTR + "audience_must_equal",
         ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured"),

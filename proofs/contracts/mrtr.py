@@ -138,15 +138,16 @@ class ConcreteKeyring(Keyring):
     """A :class:`Keyring` whose AEAD is :class:`ConcreteAead` over its own real one."""
 
     def cipher(self, secret: bytes) -> ChaCha20Poly1305:
+        # The keyring's callers use ``encrypt`` and ``decrypt`` alone, which ConcreteAead has.
         return ConcreteAead(super().cipher(realize(secret)))  # type: ignore[return-value]
 
 
 RING = ConcreteKeyring("0", {"0": b"proof-secret"})
 NONCE = bytes(12)
 METHOD, NOW = "tools/call", 1000
-NAMES: tuple[str | None, ...] = (None, "", "a", "\u00e9")
-"""Sealed principals and audiences: none (a ``v1`` token for an audience), empty, ASCII,
-non-ASCII."""
+NAMES: tuple[str | None, ...] = (None, "", "a", "\u00e9", "alice")
+"""Sealed principals and audiences: none (a ``v1`` token for an audience), empty, one ASCII and
+one non-ASCII character, a name."""
 N_NAMES = len(NAMES)
 EXPS = (0, NOW, 2**64 - 1)
 """Sealed expiry times: the u64 range's ends and a time between."""
@@ -176,7 +177,6 @@ def principal_must_equal(sealed: int, caller: str | None) -> bool:
     ``None`` equals only ``None``, so a null on either side alone fails closed.
 
     pre: 0 <= sealed < N_NAMES
-    pre: caller is None or len(caller) <= 2
     post: __return__ == (NAMES[sealed] == caller)
     """
     return _accepts(BY_PRINCIPAL[sealed], CheckContext(METHOD, None, NOW, principal=caller))
@@ -187,7 +187,6 @@ def audience_must_equal(sealed: int, configured: str | None) -> bool:
     one; a null or absent audience on either side alone fails closed.
 
     pre: 0 <= sealed < N_NAMES
-    pre: configured is None or len(configured) <= 2
     post: __return__ == (NAMES[sealed] == configured)
     """
     return _accepts(BY_AUDIENCE[sealed], CheckContext(METHOD, None, NOW, audience=configured))
