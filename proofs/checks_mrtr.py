@@ -195,53 +195,6 @@ def prop_check_order() -> None:
     _fail(failures)
 
 
-def _verdicts(field: str, values: tuple[str | None, ...]) -> list[str]:
-    failures = []
-    for sealed_value, checked in itertools.product(values, repeat=2):
-        payload = StatePayload({}, NOW, REQ, principal="alice", aud="svc")
-        check = CheckContext(METHOD, PARAMS, NOW, "alice", "svc")
-        if field == "aud":
-            payload = StatePayload({}, NOW, REQ, principal="alice", aud=sealed_value)
-            check = CheckContext(METHOD, PARAMS, NOW, "alice", checked)
-        else:
-            payload = StatePayload({}, NOW, REQ, principal=sealed_value, aud="svc")
-            check = CheckContext(METHOD, PARAMS, NOW, checked, "svc")
-        want = codec.option_eq(
-            sealed_value is not None, sealed_value, checked is not None, checked, PY
-        )
-        got = not isinstance(_error(seal(payload, RING, NONCE), check), tuple)
-        if got != want:
-            failures.append(f"{field} sealed {sealed_value!r} checked {checked!r}: accepted={got}")
-    return failures
-
-
-def _option_obligations() -> None:
-    a_some, b_some = z3.Bools("a_some b_some")
-    a, b = z3.Strings("a b")
-    eq = codec.option_eq(a_some, a, b_some, b, Z3)
-    prove("null sealed vs bound configured fails", z3.Not(eq), z3.Not(a_some), b_some)
-    prove("bound sealed vs null configured fails", z3.Not(eq), a_some, z3.Not(b_some))
-    prove("equality is symmetric", eq == codec.option_eq(b_some, b, a_some, a, Z3))
-
-
-def prop_null_audience() -> None:
-    """PROOF-MRTR-NULL-AUD."""
-    _option_obligations()
-    failures = _verdicts("aud", (None, "svc", "other", ""))
-    failures += _vectors.replay(
-        ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured")
-    )
-    _fail(failures)
-
-
-def prop_null_principal() -> None:
-    """PROOF-MRTR-NULL-PRINCIPAL."""
-    _option_obligations()
-    failures = _verdicts("principal", (None, "alice", "bob", ""))
-    failures += _vectors.replay(("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"))
-    _fail(failures)
-
-
 def prop_expiry() -> None:
     """PROOF-MRTR-EXPIRY."""
     exp, now = z3.Ints("exp now")

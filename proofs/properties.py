@@ -879,7 +879,9 @@ PROPERTIES: tuple[Prop, ...] = (
         ("MRTR-OPEN-1",),
         "crosshair",
         (M + "mrtr._state.verify",),
-        STR + " (ASCII) and caps below their length",
+        "CrossHair, confirmed over all paths: the token any string of <= 2 characters (lone "
+        "surrogates included) or any ASCII string of <= 12, every cap from 0 to one below its "
+        "UTF-8 length",
         CH_MRTR + "size_checked_first",
         ("mrtr-verify-size-before-decode", "mrtr-verify-size-garbage"),
         Mutant(
@@ -893,6 +895,8 @@ PROPERTIES: tuple[Prop, ...] = (
         canary=Canary(
             "verify", "decode_before_size", "the token is opened before its size is checked"
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-MRTR-ORDER",
@@ -921,48 +925,6 @@ PROPERTIES: tuple[Prop, ...] = (
             "the principal is checked before the binding",
         ),
         canary=Canary("verify", "binding_before_expiry", "the binding is checked before expiry"),
-    ),
-    Prop(
-        "PROOF-MRTR-NULL-AUD",
-        "A null audience on either side fails closed against a bound one.",
-        ("MRTR-OPEN-13", "MRTR-TOKEN-2"),
-        "z3",
-        (M + "mrtr._state.verify",),
-        "Z3: all strings; tie: sealed and configured audience each of null, 'svc', 'other', '' (16 pairs)",
-        Z_MRTR + "prop_null_audience",
-        ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured"),
-        Mutant(
-            "mrtr-unbound-audience-accepted",
-            "mrtr/_state.py",
-            "    if payload.aud != check.audience:\n",
-            "    if payload.aud is not None and payload.aud != check.audience:\n",
-            M + "mrtr._state.verify",
-            "an unbound (null-audience) state is accepted by an audience-bound server",
-        ),
-        canary=Canary(
-            "verify", "null_audience_open", "no configured audience accepts a bound state"
-        ),
-    ),
-    Prop(
-        "PROOF-MRTR-NULL-PRINCIPAL",
-        "A null principal on either side fails closed against a bound one.",
-        ("MRTR-OPEN-12",),
-        "z3",
-        (M + "mrtr._state.verify",),
-        "Z3: all strings; tie: sealed and request principal each of null, 'alice', 'bob', '' (16 pairs)",
-        Z_MRTR + "prop_null_principal",
-        ("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"),
-        Mutant(
-            "mrtr-anonymous-state-accepted",
-            "mrtr/_state.py",
-            "    if payload.principal != check.principal:\n",
-            "    if payload.principal is not None and payload.principal != check.principal:\n",
-            M + "mrtr._state.verify",
-            "a state minted for nobody is accepted from any principal",
-        ),
-        canary=Canary(
-            "verify", "null_principal_open", "a state sealed without a principal opens for anyone"
-        ),
     ),
     Prop(
         "PROOF-MRTR-EXPIRY",
@@ -1105,51 +1067,83 @@ PROPERTIES: tuple[Prop, ...] = (
             "the store never returns a committed final",
         ),
     ),
-    # ------------------------------------------------------------------ mrtr: verify, enumerated
+    # ------------------------------------------------------------------ mrtr: verify, symbolic request side
     Prop(
         "PROOF-MRTR-PRINCIPAL",
         "verify accepts iff the sealed principal equals the caller's; None equals only None, so "
         "a null on either side alone fails closed.",
         ("MRTR-OPEN-12",),
-        "enumerate",
-        (M + "mrtr._state.verify", M + "mrtr._state.seal"),
-        "every pair of sealed and checked principals from None, 'alice', 'bob', '' (16 real "
-        "sealed tokens, real ChaCha20-Poly1305)",
-        ENUM_REQ + "principal_must_equal",
+        "crosshair",
+        (M + "mrtr._state.verify",),
+        "CrossHair, confirmed over all paths: the caller's principal None or any string (no "
+        "length bound); the sealed principal each of None, '', 'a', 'é', 'alice' "
+        "(real tokens sealed once at import; verify, ChaCha20-Poly1305 included, runs on every path)",
+        CH_MRTR + "principal_must_equal",
         ("mrtr-verify-principal-dropped", "mrtr-verify-principal-added"),
-        None,
+        Mutant(
+            "mrtr-anonymous-state-accepted",
+            "mrtr/_state.py",
+            "    if payload.principal != check.principal:\n",
+            "    if payload.principal is not None and payload.principal != check.principal:\n",
+            M + "mrtr._state.verify",
+            "a state minted for nobody is accepted from any principal",
+        ),
         canary=Canary(
             "verify", "null_principal_open", "a state sealed without a principal opens for anyone"
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-MRTR-AUDIENCE",
         "verify accepts iff the sealed audience equals the configured one; a null or absent "
         "audience on either side alone fails closed.",
         ("MRTR-OPEN-13", "MRTR-TOKEN-2"),
-        "enumerate",
-        (M + "mrtr._state.verify", M + "mrtr._state.seal"),
-        "every pair of sealed and configured audiences from None, 'alice', 'bob', '' (16 real "
-        "sealed tokens, v1 and v2 headers)",
-        ENUM_REQ + "audience_must_equal",
+        "crosshair",
+        (M + "mrtr._state.verify",),
+        "CrossHair, confirmed over all paths: the configured audience None or any string (no "
+        "length bound); the sealed audience each of None (a v1 token), '', 'a', 'é', 'alice' "
+        "(v2 tokens) "
+        "(real tokens sealed once at import; verify, ChaCha20-Poly1305 included, runs on every path)",
+        CH_MRTR + "audience_must_equal",
         ("mrtr-verify-audience-unbound-demanded", "mrtr-verify-audience-bound-unconfigured"),
-        None,
+        Mutant(
+            "mrtr-unbound-audience-accepted",
+            "mrtr/_state.py",
+            "    if payload.aud != check.audience:\n",
+            "    if payload.aud is not None and payload.aud != check.audience:\n",
+            M + "mrtr._state.verify",
+            "an unbound (null-audience) state is accepted by an audience-bound server",
+        ),
         canary=Canary(
             "verify", "null_audience_open", "no configured audience accepts a bound state"
         ),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-MRTR-EXPIRES",
         "A state is live through exp == now and expired from now + 1.",
         ("MRTR-OPEN-10",),
-        "enumerate",
+        "crosshair",
         (M + "mrtr._state.verify",),
-        "exp = now - 3 .. now + 3 (7 real sealed tokens)",
-        ENUM_REQ + "expiry_inclusive_of_now",
+        "CrossHair, confirmed over all paths: now any integer; exp each of 0, 1000, 2^64 - 1 "
+        "(real tokens sealed once at import; verify, ChaCha20-Poly1305 included, runs on every path)",
+        CH_MRTR + "expiry_inclusive_of_now",
         ("mrtr-verify-exp-equals-now", "mrtr-verify-expired"),
-        None,
+        Mutant(
+            "mrtr-clock-truncated",
+            "mrtr/_state.py",
+            "    if payload.exp < check.now:\n",
+            "    if payload.exp < check.now % 2**32:\n",
+            M + "mrtr._state.verify",
+            "the clock is read modulo 2^32, so a state expired long ago opens again",
+        ),
         canary=Canary("verify", "expiry_inclusive", "exp == now is expired"),
+        expect="confirmed",
+        budget=PROVE,
     ),
+    # ------------------------------------------------------------------ mrtr: verify, enumerated
     Prop(
         "PROOF-MRTR-OTHER-REQUEST",
         "A state minted for request A never opens for a request B with other salient params or "

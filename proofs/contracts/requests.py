@@ -275,8 +275,6 @@ def _wire(outcome: object) -> JSON:
 
 RING = Keyring.single(b"k1")
 NOW = 1000
-PEOPLE = (None, "alice", "bob", "")
-N_PEOPLE = len(PEOPLE)
 PARAMS: tuple[JSON, ...] = (None, {"name": "t"}, {"name": "u"}, {"name": "t", "_meta": {}})
 N_PARAMS = len(PARAMS)
 NONCE = bytes(12)
@@ -287,44 +285,6 @@ def _opens(token: str, ring: Keyring, check: CheckContext) -> StatePayload | Non
         return verify(token, ring, check)
     except StateError:
         return None
-
-
-def principal_must_equal(sealed: int, caller: int) -> bool:
-    """PROOF-MRTR-PRINCIPAL: ``verify`` accepts iff the sealed principal equals the caller's,
-    ``None`` only equal to ``None`` (a null on either side alone fails closed).
-
-    pre: 0 <= sealed < N_PEOPLE and 0 <= caller < N_PEOPLE
-    post: __return__
-    """
-    req = request_binding("tools/call", None)
-    token = seal(StatePayload({}, NOW, req, principal=PEOPLE[sealed]), RING, NONCE)
-    check = CheckContext("tools/call", None, NOW, PEOPLE[caller])
-    return (_opens(token, RING, check) is not None) == (PEOPLE[sealed] == PEOPLE[caller])
-
-
-def audience_must_equal(sealed: int, configured: int) -> bool:
-    """PROOF-MRTR-AUDIENCE: ``verify`` accepts iff the sealed audience equals the configured
-    one; a null or absent audience on either side alone fails closed.
-
-    pre: 0 <= sealed < N_PEOPLE and 0 <= configured < N_PEOPLE
-    post: __return__
-    """
-    req = request_binding("tools/call", None)
-    token = seal(StatePayload({}, NOW, req, aud=PEOPLE[sealed]), RING, NONCE)
-    check = CheckContext("tools/call", None, NOW, audience=PEOPLE[configured])
-    return (_opens(token, RING, check) is not None) == (PEOPLE[sealed] == PEOPLE[configured])
-
-
-def expiry_inclusive_of_now(delta: int) -> bool:
-    """PROOF-MRTR-EXPIRES: a state is live through ``exp == now`` and expired after.
-
-    pre: -3 <= delta <= 3
-    post: __return__
-    """
-    req = request_binding("tools/call", None)
-    token = seal(StatePayload({}, NOW + delta, req), RING, NONCE)
-    check = CheckContext("tools/call", None, NOW)
-    return (_opens(token, RING, check) is not None) == (delta >= 0)
 
 
 def state_for_one_request_only(minted: int, presented: int, other_method: bool) -> bool:
@@ -360,12 +320,6 @@ def wrong_key_never_opens(sealed_with: int, opened_with: int, kid: bool) -> bool
 
 
 DOMAIN: dict[str, dict[str, tuple[object, ...]]] = {
-    "principal_must_equal": {"sealed": tuple(range(N_PEOPLE)), "caller": tuple(range(N_PEOPLE))},
-    "audience_must_equal": {
-        "sealed": tuple(range(N_PEOPLE)),
-        "configured": tuple(range(N_PEOPLE)),
-    },
-    "expiry_inclusive_of_now": {"delta": tuple(range(-3, 4))},
     "state_for_one_request_only": {
         "minted": tuple(range(N_PARAMS)),
         "presented": tuple(range(N_PARAMS)),

@@ -42,12 +42,6 @@ def first_failure(fails: Sequence[Any], ops: Ops) -> Any:
     return result
 
 
-def option_eq(a_some: Any, a: Any, b_some: Any, b: Any, ops: Ops) -> Any:
-    """Equality of two optional values (``None`` equals only ``None``): the principal and
-    audience comparisons of MRTR-OPEN-12 and -13."""
-    return ops.or_(ops.and_(ops.not_(a_some), ops.not_(b_some)), ops.and_(a_some, b_some, a == b))
-
-
 def ideal_aead() -> tuple[Any, Any, Any, Any]:
     """``(enc, dec_ok, dec, axioms)``: ``enc(k, n, ad, m)``; ``dec_ok(k, n, ad, c)`` holds iff
     ``c`` is ``enc(k, n, ad, m)`` for some ``m``, and then ``dec`` returns that ``m``."""
