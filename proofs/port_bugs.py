@@ -618,6 +618,15 @@ def main(argv: list[str]) -> int:
         from proofs import manifest
 
         data = manifest.load()
+        if wanted:  # keep the recorded rows of the properties not re-run now
+            kept = {b.prop for b in BUGS} - wanted
+            earlier = data.get("port_bugs", {}).get("rows", [])
+            order = [b.prop for b in BUGS]
+            rows = sorted(
+                [r for r in earlier if r["property"] in kept] + rows,
+                key=lambda r: order.index(str(r["property"])),
+            )
+            summary = totals(rows)
         data["port_bugs"] = {
             "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": manifest._machine(),
