@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from mcp_touchstone import serde_json
 from mcp_touchstone._cli_io import (
-    EMPTY_IMPL,
     EMPTY_VECTORS,
     UsageError,
     impl_command,
@@ -28,13 +27,10 @@ __all__ = ["cmd_run", "cmd_vectors", "select"]
 
 
 def select(args: argparse.Namespace) -> tuple[Path, list[Vector], list[Vector]]:
-    """The vector tree, every vector in it, and the vectors ``run`` was asked for."""
+    """The vector tree, every vector in it, and the vectors ``run`` was asked for (``--vectors``
+    is checked not to be empty before)."""
     from mcp_touchstone.conformance import VectorError, default_vectors_dir, load_vectors
 
-    if args.vectors is not None and not args.vectors.strip():
-        raise UsageError(EMPTY_VECTORS)
-    if getattr(args, "impl", None) is not None and not args.impl.strip():
-        raise UsageError(EMPTY_IMPL)
     root = Path(args.vectors) if args.vectors is not None else default_vectors_dir()
     if root is None:
         raise UsageError("no vectors installed: pass --vectors DIR")
@@ -80,28 +76,32 @@ class Progress:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``touchstone run``: the selected vectors against the implementation, reported; 1 when
-    the run is not conformant."""
-    from mcp_touchstone.conformance import ProtocolError, Verdict, _baseline, _report, run_vectors
+    the run is not conformant.  The implementation is started first, so that its start-up
+    overlaps the loading of the vectors; a usage error found after it ends it (CONF-PROC-1)."""
+    from mcp_touchstone.conformance import ProtocolError, Verdict, _baseline, _report
     from mcp_touchstone.conformance._results import NoAnswerError
+    from mcp_touchstone.conformance._runner import Implementation
 
-    root, every, vectors = select(args)
+    if args.vectors is not None and not args.vectors.strip():
+        raise UsageError(EMPTY_VECTORS)
     command = impl_command(args.impl)
-    baseline = _baseline.EMPTY
-    if args.expected_failures:
-        try:
-            baseline = _baseline.load(Path(args.expected_failures))
-            _baseline.check_known(baseline, Path(args.expected_failures), every)
-        except _baseline.BaselineError as exc:
-            raise UsageError(str(exc)) from None
-    report_path = writable(args.report, "report")
-    baseline_out = writable(args.write_baseline, "baseline")
-    if args.badge is not None and (not args.badge.strip() or Path(args.badge).is_file()):
-        raise UsageError(f"cannot write badges into {args.badge!r}: not a directory")
+    report_path: Path | None = None
     progress = Progress()
     try:
-        report = run_vectors(
-            vectors, command, timeout=args.timeout, progress=progress, jobs=args.jobs
-        )
+        with Implementation(command, jobs=args.jobs) as implementation:
+            root, every, vectors = select(args)
+            baseline = _baseline.EMPTY
+            if args.expected_failures:
+                try:
+                    baseline = _baseline.load(Path(args.expected_failures))
+                    _baseline.check_known(baseline, Path(args.expected_failures), every)
+                except _baseline.BaselineError as exc:
+                    raise UsageError(str(exc)) from None
+            report_path = writable(args.report, "report")
+            baseline_out = writable(args.write_baseline, "baseline")
+            if args.badge is not None and (not args.badge.strip() or Path(args.badge).is_file()):
+                raise UsageError(f"cannot write badges into {args.badge!r}: not a directory")
+            report = implementation.run(vectors, timeout=args.timeout, progress=progress)
     except ProtocolError as exc:
         message = f"implementation {' '.join(command)}: {exc}"
         if report_path is not None and isinstance(exc, NoAnswerError):

@@ -157,16 +157,27 @@ def _check_surrogate_escapes(text: str) -> None:
 STRING_LITERAL = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 """The pattern of a whole string literal in valid JSON text (escapes skipped as pairs)."""
 
-_STRING = re.compile(STRING_LITERAL, re.DOTALL)
-
-_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
-"""A run of characters that opens or closes nothing."""
-
 _STRING_OR_BRACKET = re.compile(STRING_LITERAL + r"|[\[\]{}]", re.DOTALL)
 """A whole string literal, or one bracket outside strings."""
 
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
+"""The bytes that neither delimit a string nor open or close a container."""
+
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 """How a bracket moves the nesting depth."""
+
+
+def _brackets_outside_strings(text: str) -> bytes:
+    """The brackets of (syntactically valid) JSON text that are outside strings, in order.
+
+    In valid JSON a backslash only occurs in a string, as the first of an escape's two
+    characters, and a run of backslashes pairs from the left.  So removing each ``\\\\``
+    (left to right) leaves every other backslash the start of an escape, removing each ``\\"``
+    then removes exactly the escaped quotes, and every quote left delimits a string: between
+    them, kept to quotes and brackets, the parts outside strings are the even ones.  UTF-8 puts
+    no other character on these ASCII bytes."""
+    data = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    return b"".join(data.translate(None, _NOT_QUOTE_OR_BRACKET).split(b'"')[::2])
 
 
 def _too_deep_at(text: str, budget: int) -> int | None:
@@ -175,13 +186,12 @@ def _too_deep_at(text: str, budget: int) -> int | None:
     outside strings, as serde_json counts while it reads.  Measured on the text, not the parsed
     value: a value that a later duplicate key discards is gone from the result, but serde_json
     has already refused its depth."""
-    brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", text))
-    depths = list(accumulate(map(_DEPTH_STEP.__getitem__, brackets)))
+    depths = list(accumulate(map(_DEPTH_STEP.__getitem__, _brackets_outside_strings(text))))
     if budget not in depths:
         return None
     # The bracket that reaches the budget is the n-th bracket outside strings; find it in the text.
     n = depths.index(budget)
-    outside = (t for t in _STRING_OR_BRACKET.finditer(text) if t.group() in _DEPTH_STEP)
+    outside = (t for t in _STRING_OR_BRACKET.finditer(text) if not t.group().startswith('"'))
     return next(islice(outside, n, None)).start()
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from mcp_touchstone.conformance import Report, Result, Verdict, load_vectors
 from mcp_touchstone.conformance._report import render_markdown
+from mcp_touchstone.conformance._runner import Implementation
 from mcp_touchstone.conformance._vectors import default_vectors_dir
 
 HERE = Path(__file__).resolve().parent
@@ -323,6 +324,40 @@ def test_a_signal_with_two_jobs_restarts_nothing(tmp_path: Path, reap: list[int]
     assert took < 5, f"exit took {took:.1f} s"
     assert len(every) == 2, f"{len(every)} implementation processes were started"
     assert all(_gone(p) for p in every)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--match", "no-such-vector"),
+        ("--semantic", "nosuch"),
+        ("--report", "/nonexistent-dir/report.json"),
+    ],
+)
+def test_a_usage_error_after_the_start_is_one_line_and_leaves_no_process(
+    tmp_path: Path, args: tuple[str, ...], reap: list[int]
+) -> None:
+    """CONF-PROC-1: ``run`` starts the implementation before it loads the vectors; a usage
+    error found after that (the selection, an output path) is one line and exit 2, and the
+    implementation, which would outlive the end of its input, is gone."""
+    pids = tmp_path / "pids"
+    done = _cli("run", "--impl", UNRULY, *args, env={"TS_PID_FILE": str(pids)})
+    every = [int(p) for p in pids.read_text().split()] if pids.exists() else []
+    reap.extend(every)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert all(_gone(p) for p in every)
+
+
+def test_an_implementation_left_by_an_exception_is_killed() -> None:
+    """CONF-PROC-1: the processes of a run that is never made (the caller leaves the context
+    by an exception after the start) are killed, however they treat their input."""
+    implementation = Implementation(UNRULY.split(), jobs=2)
+    procs = [w.proc for w in implementation.workers]
+    with pytest.raises(RuntimeError), implementation:
+        raise RuntimeError("the run is not made")
+    assert [p.wait(timeout=10) for p in procs] == [-signal.SIGKILL]
 
 
 @pytest.mark.parametrize("how", ["setsid", "orphan"])

@@ -43,6 +43,41 @@ def test_operations_are_total_on_junk(name: str) -> None:
         assert isinstance(out, dict), (name, junk)
 
 
+_IMPORTED_ADAPTERS = """
+import io, sys
+from mcp_touchstone.harness._registry import adapter_modules, reference_operations
+from mcp_touchstone.harness._server import serve
+serve([line.encode() for line in sys.argv[1:]], io.BytesIO(), reference_operations())
+print(sum(f"mcp_touchstone.harness.{m}" in sys.modules for m in adapter_modules()))
+"""
+
+
+@pytest.mark.parametrize(
+    ("lines", "imported"),
+    [
+        ([], "none"),
+        (['{"cmd":"start","version":2}'], "none"),
+        (['{"cmd":"start","version":1}'], "all"),
+    ],
+)
+def test_adapters_are_imported_once_start_is_answered(lines: list[str], imported: str) -> None:
+    """HARNESS-OPS-2: no adapter is imported before ``start`` is answered; once an accepted
+    ``start`` is answered, every adapter is (a refused one imports none)."""
+    import subprocess
+    import sys
+
+    from mcp_touchstone.harness._registry import adapter_modules
+
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTED_ADAPTERS, *lines],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    want = 0 if imported == "none" else len(adapter_modules())
+    assert int(done.stdout) == want, done.stderr
+
+
 def test_static_table_agrees_with_each_adapter() -> None:
     """HARNESS-OPS-2: the registry's static table names exactly what each adapter serves."""
     import importlib

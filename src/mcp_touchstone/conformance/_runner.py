@@ -31,6 +31,7 @@ from mcp_touchstone.serde_json import JSON
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "Implementation",
     "ProtocolError",
     "Report",
     "Result",
@@ -74,79 +75,121 @@ def run_vectors(
     operation the implementation does not announce in ``start`` are not sent (CONF-NA-1).
     ``progress(done, total)`` is called as answers arrive.  ``jobs`` processes share the cases
     (CONF-JOBS-1); the report is the one a single process gives."""
-    if jobs < 1:
-        raise ValueError("jobs must be at least 1")
-    jobs = max(1, min(jobs, len(vectors)))
-    workers: list[Worker] = []
-    threads: list[threading.Thread] = []
-    failures: list[BaseException | None] = [None] * jobs
-    try:
-        for _ in range(jobs):
-            workers.append(Worker(command, max_line_bytes))
-        starts = _started(workers, timeout)
-        implementation, ops = starts[0]
-        if any(s != starts[0] for s in starts[1:]):
-            raise ProtocolError(
-                f"the {jobs} implementation processes answered start differently (--jobs {jobs})"
-            )
-        announced = set(ops)
-        sent = [v for v in vectors if v.operation in announced]
-        shares = [Share(sent, seqs) for seqs in deal(len(sent), jobs)]
-        ledger = Ledger(len(sent))
-        ledger.workers = list(workers)
-        outcomes: list[tuple[list[Result], End | None]] = [([], None)] * jobs
-        for w, share in zip(workers, shares, strict=True):
-            w.feed(share)
-        if jobs == 1:
-            tick = _ticker(progress, sent)
-            outcomes[0] = workers[0].answers(shares[0], timeout, ledger, starts[0], tick)
-        else:
-            threads = _start_threads(
-                workers,
-                shares,
-                timeout,
-                ledger=ledger,
-                outcomes=outcomes,
-                failures=failures,
-                start=starts[0],
-            )
-            _wait(threads, workers, len(sent), progress)
-    except BaseException:  # ^C, SIGTERM, a start that failed: no waiting for a polite stop.
-        for w in workers:
+    with Implementation(command, jobs=jobs, max_line_bytes=max_line_bytes) as implementation:
+        return implementation.run(vectors, timeout=timeout, progress=progress)
+
+
+class Implementation:
+    """The implementation processes of a run (``jobs`` of them at most, CONF-JOBS-1).  The first
+    is started and sent ``start`` when this is made, so that its start-up overlaps what the
+    caller does before :meth:`run` (``touchstone run`` loads the vectors meanwhile); the others,
+    up to one per vector, when :meth:`run` knows the vectors.  Used as a context manager:
+    leaving it by an exception (a usage error found after the start, ^C) kills every process,
+    so a run that is never made leaves none behind (CONF-PROC-1)."""
+
+    def __init__(
+        self, command: Sequence[str], *, jobs: int = 1, max_line_bytes: int = MAX_LINE_BYTES
+    ) -> None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.command = list(command)
+        self.jobs = jobs
+        self.max_line_bytes = max_line_bytes
+        self.workers: list[Worker] = []
+        self._add()
+
+    def _add(self) -> None:
+        """One more process, started and sent ``start``."""
+        worker = Worker(self.command, self.max_line_bytes)
+        self.workers.append(worker)
+        worker.send_start()
+
+    def __enter__(self) -> Implementation:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not None:
+            self.abort()
+
+    def abort(self) -> None:
+        """Kill every process now: the run is not made, or is over (a signal, a failure)."""
+        for w in self.workers:
             w.abort()
-        raise
-    finally:
+
+    def run(
+        self,
+        vectors: Sequence[Vector],
+        *,
+        timeout: float = 30.0,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Report:
+        """The report of ``vectors`` answered by ``jobs`` processes, never more than there are
+        vectors (as :func:`run_vectors`).  Every process has ended when it returns."""
+        jobs = max(1, min(self.jobs, len(vectors)))
+        workers = self.workers
+        threads: list[threading.Thread] = []
+        failures: list[BaseException | None] = [None] * jobs
         try:
-            for t in threads:
-                t.join()
-            if not threads:
-                for w in workers:
-                    w.stop()
-        except BaseException:  # A signal while waiting for them: every process goes now.
-            for w in workers:
-                w.abort()
+            while len(workers) < jobs:
+                self._add()
+            starts = _started(workers, timeout)
+            implementation, ops = starts[0]
+            if any(s != starts[0] for s in starts[1:]):
+                raise ProtocolError(
+                    f"the {jobs} implementation processes answered start differently"
+                    f" (--jobs {jobs})"
+                )
+            announced = set(ops)
+            sent = [v for v in vectors if v.operation in announced]
+            shares = [Share(sent, seqs) for seqs in deal(len(sent), jobs)]
+            ledger = Ledger(len(sent))
+            ledger.workers = list(workers)
+            outcomes: list[tuple[list[Result], End | None]] = [([], None)] * jobs
+            for w, share in zip(workers, shares, strict=True):
+                w.feed(share)
+            if jobs == 1:
+                tick = _ticker(progress, sent)
+                outcomes[0] = workers[0].answers(shares[0], timeout, ledger, starts[0], tick)
+            else:
+                threads = _start_threads(
+                    workers,
+                    shares,
+                    timeout,
+                    ledger=ledger,
+                    outcomes=outcomes,
+                    failures=failures,
+                    start=starts[0],
+                )
+                _wait(threads, workers, len(sent), progress)
+        except BaseException:  # ^C, SIGTERM, a start that failed: no waiting for a polite stop.
+            self.abort()
             raise
-    for failure in failures:
-        if failure is not None:  # A reading thread failed: the run could not be made.
-            raise failure
-    return _merge(
-        vectors,
-        sent=sent,
-        start=(implementation, ops),
-        workers=workers,
-        outcomes=outcomes,
-        ledger=ledger,
-    )
+        finally:
+            try:
+                for t in threads:
+                    t.join()
+                if not threads:
+                    for w in workers:
+                        w.stop()
+            except BaseException:  # A signal while waiting for them: every process goes now.
+                self.abort()
+                raise
+        for failure in failures:
+            if failure is not None:  # A reading thread failed: the run could not be made.
+                raise failure
+        return _merge(
+            vectors,
+            sent=sent,
+            start=(implementation, ops),
+            workers=workers,
+            outcomes=outcomes,
+            ledger=ledger,
+        )
 
 
 def _started(workers: list[Worker], timeout: float) -> list[Start]:
-    """``start`` sent to every worker, then each answer read; a process that ends before
-    answering is named with its exit status and stderr (CONF-START-1)."""
-    for w in workers:
-        try:
-            w.send_start()
-        except NoAnswerError as exc:
-            raise w.explained(exc) from None
+    """Each worker's answer to the ``start`` it was sent when it was made; a process that ends
+    before answering is named with its exit status and stderr (CONF-START-1)."""
     starts: list[Start] = []
     for w in workers:
         try:
