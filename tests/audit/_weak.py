@@ -265,11 +265,11 @@ class WeakServer:
         auth = headers.get("authorization", "")
         principal = auth.removeprefix("Bearer ")
         if principal not in TOKENS:
-            await _respond(send, 401, {"error": "invalid_token"})
+            await _reply(send, 401, {"error": "invalid_token"})
             return
         request = json.loads(body)
         if "id" not in request:
-            await _respond(send, 202, None)
+            await _reply(send, 202, None)
             return
         modern = headers.get("mcp-protocol-version") == "2026-07-28"
         method, params = request["method"], request.get("params") or {}
@@ -288,13 +288,13 @@ class WeakServer:
             if result.data is not None:
                 error["data"] = result.data
             status = 400 if modern and result.code == -32602 else 200
-            await _respond(
+            await _reply(
                 send, status, {"jsonrpc": "2.0", "id": request["id"], "error": error}, extra
             )
             return
         if modern:
             result.setdefault("resultType", "complete")
-        await _respond(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result}, extra)
+        await _reply(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result}, extra)
 
 
 class _Error:
@@ -314,7 +314,7 @@ def _binding_key(binding: dict[str, Any]) -> str:
     return json.dumps(binding, sort_keys=True)
 
 
-async def _respond(
+async def _reply(
     send: Any, status: int, body: Any, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     raw = b"" if body is None else json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
