@@ -78,49 +78,6 @@ def _domain(xs: list[z3.ArithRef]) -> z3.BoolRef:
 # ----------------------------------------------------------------------------- paths
 
 
-def prop_path_descendant() -> None:
-    """PROOF-SCOPE-PATH-DESC."""
-    p, c, a = _raw("p"), z3.Int("c"), z3.Bool("a")
-    base = paths.normalize(a, p, CAP, Z3)
-    child = paths.normalize(a, [*p, c], CAP, Z3)
-    prove("descendant", z3.Implies(base.ok, paths.under(child, base, Z3)), _domain(p), c >= 3)
-    prove("reflexive", z3.Implies(base.ok, paths.under(base, base, Z3)), _domain(p))
-    failures = list(_path_tie())
-    for pref in _paths(2):
-        for name in ("a", "ab", "x"):
-            sep = "" if pref.endswith("/") or pref == "" else "/"
-            if paths.model_has_prefix(pref, pref) and not path_has_prefix(pref + sep + name, pref):
-                failures.append(f"descendant {pref + sep + name!r} not under {pref!r}")
-    failures += _vectors.replay(("scope-z3-path-descendant-*",))
-    _fail(failures)
-
-
-def prop_path_sibling() -> None:
-    """PROOF-SCOPE-PATH-SIBLING."""
-    p, c2, a = _raw("p"), z3.Int("c2"), z3.Bool("a")
-    base = paths.normalize(a, p, CAP, Z3)
-    other = paths.normalize(a, [*p, z3.IntVal(paths.DOTDOT), c2], CAP, Z3)
-    last_differs = z3.And(
-        *[z3.Implies(base.depth == j + 1, base.stack[j] != c2) for j in range(CAP)]
-    )
-    prove(
-        "sibling",
-        z3.Not(paths.under(other, base, Z3)),
-        _domain(p),
-        c2 >= 3,
-        base.ok,
-        base.depth > 0,
-        last_differs,
-    )
-    failures = list(_path_tie())
-    for pref in ("/a", "/a/ab", "a", "/ab/a"):
-        for tail in ("b", "x", "a"):
-            if path_has_prefix(pref + tail, pref):
-                failures.append(f"string-prefix sibling {pref + tail!r} is under {pref!r}")
-    failures += _vectors.replay(("scope-z3-path-sibling-*", "scope-z3-path-string-sibling-*"))
-    _fail(failures)
-
-
 def prop_path_dotdot() -> None:
     """PROOF-SCOPE-PATH-DOTDOT."""
     q, p, a, b = _raw("q"), _raw("p"), z3.Bool("a"), z3.Bool("b")

@@ -389,12 +389,14 @@ PROPERTIES: tuple[Prop, ...] = (
     # ------------------------------------------------------------------ scope: paths
     Prop(
         "PROOF-SCOPE-PATH-DESC",
-        "A normalized descendant of a path prefix (and the prefix itself) is under it.",
+        "A path prefix is under itself, and so is a path one segment below it.",
         ("SCOPE-PATH-2", "SCOPE-PATH-4"),
-        "z3",
+        "crosshair",
         (SA + "path_has_prefix", SA + "normalize_path"),
-        PATH_BOUND,
-        Z_SCOPE + "prop_path_descendant",
+        "CrossHair, confirmed over all paths: the prefix any string of <= 2 characters that "
+        "normalizes, the segment below it any string of <= 1 character but a separator ('' and "
+        "'.' included)",
+        CH_SCOPE + "descendant_is_under",
         ("scope-z3-path-descendant-*",),
         Mutant(
             "scope-path-equal-only",
@@ -405,16 +407,20 @@ PROPERTIES: tuple[Prop, ...] = (
             "only the prefix itself is under the prefix",
         ),
         canary=Canary("path_has_prefix", "strict_descendants_only", "a path is not under itself"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-PATH-SIBLING",
         "A sibling of a path prefix is not under it: neither p/../c nor the string-prefix sibling "
         "(/data vs /database).",
         ("SCOPE-PATH-4",),
-        "z3",
+        "crosshair",
         (SA + "path_has_prefix",),
-        PATH_BOUND + "; string-level: 12 string-prefix siblings",
-        Z_SCOPE + "prop_path_sibling",
+        "CrossHair, confirmed over all paths: the prefix any string of <= 2 characters not "
+        "ending in a separator, the climbed-to name any string of 1 character but '.' or a "
+        "separator, the extending character any but a separator",
+        CH_SCOPE + "sibling_not_under",
         ("scope-z3-path-sibling-*", "scope-z3-path-string-sibling-*"),
         Mutant(
             "scope-path-string-prefix",
@@ -427,6 +433,8 @@ PROPERTIES: tuple[Prop, ...] = (
             "a string prefix test instead of a segment-wise one (/a admits /ab)",
         ),
         canary=Canary("path_has_prefix", "string_prefix_paths", "paths nest by string prefix"),
+        expect="confirmed",
+        budget=PROVE,
     ),
     Prop(
         "PROOF-SCOPE-PATH-DOTDOT",

@@ -417,3 +417,36 @@ def non_target_grant_changes_nothing(
     if isinstance(before, ConstraintError) or isinstance(after, ConstraintError):
         return False
     return [(m.grant, m.specificity) for m in before] == [(m.grant, m.specificity) for m in after]
+
+
+def descendant_is_under(prefix: str, tail: str) -> bool:
+    r"""PROOF-SCOPE-PATH-DESC: a normalizable prefix is under itself, and so is the path one
+    segment below it.
+
+    pre: len(prefix) <= 2 and len(tail) <= 1
+    pre: tail not in ("/", "\\")
+    post: __return__
+    """
+    if normalize_path(prefix) is None:
+        return True
+    below = prefix + "/" + tail if prefix else tail
+    return path_has_prefix(prefix, prefix) and path_has_prefix(below, prefix)
+
+
+def sibling_not_under(prefix: str, name: str, extra: str) -> bool:
+    r"""PROOF-SCOPE-PATH-SIBLING: a sibling of a prefix is not under it, neither the sibling
+    reached by climbing (``p/../c``, ``c`` another name than ``p``'s last segment) nor the one
+    whose name merely extends the last segment (``/data`` against ``/database``).
+
+    pre: len(prefix) <= 2 and len(name) <= 1 and len(extra) == 1
+    pre: name not in ("", ".", "/", "\\") and extra not in ("/", "\\")
+    pre: not prefix.endswith(("/", "\\"))
+    post: __return__
+    """
+    norm = normalize_path(prefix)
+    if norm is None or not norm.segments:
+        return True
+    climbed = prefix + "/../" + name
+    return (name == norm.segments[-1] or not path_has_prefix(climbed, prefix)) and not (
+        path_has_prefix(prefix + extra, prefix)
+    )
