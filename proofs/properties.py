@@ -50,6 +50,14 @@ PROVE = Budget(iters=1_000_000, cond_s=120, path_s=10)
 """The budget of a property that claims proved: the search ends when every path is exhausted
 ("Confirmed over all paths"); ``cond_s`` is its deadline, past which the claim fails."""
 
+CONFIRM = Budget(iters=100_000, cond_s=60, path_s=5)
+"""The budget of a property that claims proved and confirms well within it: a smaller per-path
+deadline than :data:`PROVE`, which its paths do not need."""
+
+SEARCH = Budget(iters=2_000, cond_s=20, path_s=5)
+"""The budget of a property that claims searched: no counterexample within 2,000 iterations
+without progress and 20 CPU seconds."""
+
 VERDICTS = ("searched", "bounded", "proved")
 """What a check can show, weakest first: no counterexample within a budget; a concrete
 enumeration of a stated finite set; CrossHair confirmed over all paths or Z3 unsat over a
@@ -140,7 +148,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "a pattern ending in '*' matches by prefix",
         ),
         expect="confirmed",
-        budget=Budget(iters=100000, cond_s=60, path_s=5),
+        budget=CONFIRM,
     ),
     Prop(
         "PROOF-SCOPE-STAR",
@@ -188,7 +196,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "a refused constraint drops its grant instead of aborting",
         ),
         expect="confirmed",
-        budget=Budget(iters=100000, cond_s=60, path_s=5),
+        budget=CONFIRM,
     ),
     Prop(
         "PROOF-SCOPE-NONMATCH",
@@ -1200,7 +1208,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "a pattern ending in '*' matches by prefix",
         ),
         expect="confirmed",
-        budget=Budget(iters=100000, cond_s=60, path_s=5),
+        budget=CONFIRM,
     ),
     Prop(
         "PROOF-SCOPE-NARROW",
@@ -1220,7 +1228,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "constraints_bypass_target",
             "a grant whose constraints hold covers any target",
         ),
-        budget=Budget(iters=2000, cond_s=20, path_s=5),
+        budget=SEARCH,
     ),
     Prop(
         "PROOF-SCOPE-MONOTONE",
@@ -1240,7 +1248,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "first_per_target",
             "grants with the same target shadow each other",
         ),
-        budget=Budget(iters=2000, cond_s=20, path_s=5),
+        budget=SEARCH,
     ),
     Prop(
         "PROOF-SCOPE-OUT-OF-SCOPE",
@@ -1260,7 +1268,7 @@ PROPERTIES: tuple[Prop, ...] = (
             "non_targets_read",
             "the constraints of non-target grants are evaluated",
         ),
-        budget=Budget(iters=2000, cond_s=20, path_s=5),
+        budget=SEARCH,
     ),
     Prop(
         "PROOF-VIS-BARE-ANY",
@@ -1276,7 +1284,7 @@ PROPERTIES: tuple[Prop, ...] = (
         None,
         canary=Canary("Visibility", "HidesTagged", "a bare policy hides tagged components"),
         expect="confirmed",
-        budget=Budget(iters=100000, cond_s=60, path_s=5),
+        budget=CONFIRM,
     ),
     Prop(
         "PROOF-VIS-WIRE",
@@ -1293,6 +1301,6 @@ PROPERTIES: tuple[Prop, ...] = (
         canary=Canary(
             "dispatch", "hidden_answered_differently", "a hidden component gets a distinct error"
         ),
-        budget=Budget(iters=2000, cond_s=20, path_s=5),
+        budget=SEARCH,
     ),
 )
