@@ -1,5 +1,6 @@
 """Mutant keys: what names a cosmic-ray mutant of ``make mutants`` so that moving lines never
-re-points it, and the equivalents list keyed by them (``assurance/equivalent.toml``).
+re-points it, and the two lists keyed by them: the equivalents (``assurance/equivalent.toml``)
+and the survivors that a test was later written to kill (``assurance/written_for.toml``).
 
 A key is ``<module>::<qualname> <operator>: <source line with the edited span in ⟦ ⟧>``, with
 `` #k`` for the k-th identical one in one function: the module under ``src/mcp_touchstone``, the
@@ -17,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "mcp_touchstone"
 EQUIVALENTS = ROOT / "assurance" / "equivalent.toml"
+WRITTEN_FOR = ROOT / "assurance" / "written_for.toml"
 _OPEN, _CLOSE = "⟦", "⟧"
 
 
@@ -142,13 +144,25 @@ def ranked(keys: Iterable[str], seed: int) -> list[str]:
     return sorted(keys, key=lambda k: hashlib.sha256(f"{seed}:{k}".encode()).digest())
 
 
-def load_equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
-    """key -> why, from ``assurance/equivalent.toml``."""
+def _keyed(path: Path, table: str, field: str) -> dict[str, str]:
+    """key -> the entry's ``field``, for every ``[[table]]`` entry of a keyed list."""
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     out: dict[str, str] = {}
-    for e in doc.get("equivalent", []):
+    for e in doc.get(table, []):
         key = f"{e['module']}::{e['function']} {e['operator']}: {e['text']}"
-        if not str(e.get("why", "")).strip():
-            raise ValueError(f"{key}: no reason given")
-        out[key] = e["why"]
+        if not str(e.get(field, "")).strip():
+            raise ValueError(f"{path.name}: {key}: no {field} given")
+        out[key] = e[field]
     return out
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
+    """key -> why, from ``assurance/equivalent.toml``."""
+    return _keyed(path, "equivalent", "why")
+
+
+def load_written_for(path: Path = WRITTEN_FOR) -> dict[str, str]:
+    """key -> the test written to kill that survivor, from ``assurance/written_for.toml``.  A
+    later sample that draws one of these counts it as a first-pass survivor: the tests it
+    first met did not kill it."""
+    return _keyed(path, "written_for", "test")

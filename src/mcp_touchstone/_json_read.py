@@ -281,7 +281,11 @@ def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
     except json.JSONDecodeError as exc:
         raise JsonTextError(_SERDE_WORDING.get(exc.msg, exc.msg), exc.pos) from None
     except RecursionError:
-        raise JsonTextError("recursion limit exceeded", start) from None
+        # Nested past the decoder's own stack: it had read that far, so the text up to the
+        # bracket that reaches the budget is valid, and that bracket is the place.
+        at = _too_deep_at(text[start:], MAX_DEPTH - depth)
+        place = start if at is None else start + at
+        raise JsonTextError("recursion limit exceeded", place) from None
     try:
         _refuse_what_a_value_cannot_hold(text[start:end], depth)
     except JsonTextError as exc:  # the bracket that reaches the budget

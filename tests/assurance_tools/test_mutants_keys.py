@@ -72,6 +72,7 @@ def test_only_annotations_python_never_evaluates_are_left_out(tmp_path: Path) ->
 
 
 EQUIVALENTS = sorted(mutants.load_equivalents().items())
+WRITTEN_FOR = sorted(mutants.load_written_for().items())
 
 
 def test_every_equivalent_has_a_reason() -> None:
@@ -79,10 +80,21 @@ def test_every_equivalent_has_a_reason() -> None:
     assert all(why.strip() and "\n" not in why.strip() for _, why in EQUIVALENTS)
 
 
-@pytest.mark.parametrize(("key", "why"), EQUIVALENTS, ids=[k[:60] for k, _ in EQUIVALENTS])
-def test_every_equivalent_names_a_mutant_cosmic_ray_makes(key: str, why: str) -> None:
-    """A stale entry fails: its module, function, operator and marked source text must still
-    name one mutant of the code as it is."""
+def test_every_survivor_written_for_names_its_test() -> None:
+    """The written-for list parses, and each entry names a test file that exists."""
+    assert WRITTEN_FOR
+    for key, test in WRITTEN_FOR:
+        path = test.split(" ", 1)[0].rstrip(",")
+        assert (mutants.ROOT / path).is_file(), f"{key}: no such test {path}"
+
+
+_KEYED = [key for key, _ in EQUIVALENTS + WRITTEN_FOR]
+
+
+@pytest.mark.parametrize("key", _KEYED, ids=[k[:60] for k in _KEYED])
+def test_every_listed_key_names_a_mutant_cosmic_ray_makes(key: str) -> None:
+    """A stale entry of either list fails: its module, function, operator and marked source
+    text must still name one mutant of the code as it is."""
     rel, qual, op, _ = mutants.split_key(key)
     path = mutants.SRC / rel
     assert path.is_file(), f"{rel}: no such module"

@@ -287,6 +287,16 @@ def test_limits_hold_inside_values_a_duplicate_key_replaces() -> None:
     assert from_str('{"a":' + "[" * 126 + "]" * 126 + ',"a":1}') == {"a": 1}
 
 
+@pytest.mark.parametrize("offset", [0, 250, 300, 5000])
+def test_json_parse_3_a_surrogate_pair_decodes_wherever_it_stands_in_the_text(offset: int) -> None:
+    """JSON-PARSE-3: the trailing half must follow the leading one at once, compared as
+    positions of any size (past 256 characters as well as near the start)."""
+    text = '["' + "x" * offset + '\\ud83d\\ude00"]'
+    assert from_str(text) == ["x" * offset + "\U0001f600"]
+    with pytest.raises(JsonError, match=r"^unexpected end of hex escape$"):
+        from_str('["' + "x" * offset + '\\ud83d x\\ude00"]')
+
+
 @pytest.mark.parametrize(
     ("text", "ok"),
     [

@@ -68,6 +68,29 @@ def test_json_parse_6_the_nesting_limit_inside_a_text_is_at_the_bracket_that_rea
     assert value == _nested(brackets - 1)
 
 
+@pytest.mark.parametrize(
+    ("nesting", "index"),
+    [
+        ("[" * 5000 + "]" * 5000, 141),
+        ("[" * 5000, 141),  # never closed: serde_json stops at the limit before the end
+        ("[" * 5000 + '"unterminated', 141),
+        ('["a\\"[",' * 3000, 1016),  # quotes and brackets inside strings do not count
+    ],
+)
+def test_json_parse_6_nesting_past_the_decoders_stack_is_refused_at_the_limits_bracket(
+    nesting: str, index: int
+) -> None:
+    """Thousands of levels overflow the decoder's own stack long after the limit of 128: the
+    refusal is still placed at the bracket that reaches it, as serde_json 1.0.87 places it
+    (``recursion limit exceeded at line 1 column 142`` for ``{"answers":{"k":`` and 5,000
+    brackets; ``column 1017`` for the strings)."""
+    prefix = '{"answers":{"k":'
+    with pytest.raises(JsonTextError) as caught:
+        read_value(prefix + nesting, len(prefix), 2)
+    assert caught.value.reason == "recursion limit exceeded"
+    assert caught.value.index == index
+
+
 def _nested(levels: int) -> JSON:
     """``levels`` arrays, each holding the next, the innermost empty."""
     value: JSON = []
