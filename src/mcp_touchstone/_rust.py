@@ -117,9 +117,14 @@ _OTHER_GRAPHEME_EXTEND = frozenset(
         *(0x11357, 0x114B0, 0x114BD, 0x115AF, 0x11930, 0x1D165),
         *range(0x1D16E, 0x1D173),
         *range(0xE0020, 0xE0080),
+        # Spacing marks made grapheme extenders after Unicode 14.
+        *(0x0CC0, 0x0CC7, 0x0CC8, 0x0CCA, 0x0CCB, 0x1715, 0x1734, 0x1B3B, 0x1B3D, 0x1B43),
+        *(0x1B44, 0x1BAA, 0x1BF2, 0x1BF3, 0xA953, 0xA9C0, 0x111C0, 0x11235, 0x1134D, 0x116B6),
+        *(0x1193D, 0x16FF0, 0x16FF1, 0x1D166, 0x1D16D),
     )
 )
-"""Unicode's Other_Grapheme_Extend code points (PropList.txt)."""
+"""Other_Grapheme_Extend as Rust's ``char`` tables have it (rustc 1.95, Unicode 17.0): the
+PropList.txt list of Unicode 14, Python 3.11's version, and the spacing marks added since."""
 
 
 def _grapheme_extend(ch: str) -> bool:
@@ -133,7 +138,8 @@ def rust_debug_str(text: str) -> str:
     Escapes ``\\``, ``"``, tab, CR, LF and NUL by name; escapes as ``\\u{hex}`` the code points
     Rust deems non-printable (general categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs other than the
     space, exactly the ones ``str.isprintable`` rejects) and the grapheme extenders; keeps the
-    rest. The tables are Python's Unicode version, which may trail or lead Rust's by a version.
+    rest. The categories are Python's (Unicode 14), so a code point assigned since, or whose
+    category changed since (U+1171E), may print otherwise in Rust (JSON-SERDE-1).
     """
     if text.isascii() and text.isprintable():  # No ASCII character is a grapheme extender.
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -126,6 +126,16 @@ def test_validate_names_the_problem(value: object, where: str) -> None:
         serde_json.validate(value)
 
 
+def test_json_value_1_validate_takes_the_value_by_position_or_name_and_the_place_by_name() -> None:
+    """JSON-VALUE-1: ``validate(value, *, where="value")``, the public signature: the value may
+    be named, and the place that prefixes a refusal only by name."""
+    assert serde_json.validate(value={"a": [1]}) == {"a": [1]}
+    with pytest.raises(JsonError, match=r"^args\[0\]: integer"):
+        serde_json.validate(value=[1 << 64], where="args")
+    with pytest.raises(TypeError):
+        serde_json.validate([1], "args")  # type: ignore[call-arg]
+
+
 def test_writer_rejects_non_json() -> None:
     """JSON-VALUE-1: writing something that is not JSON is a JsonError, not a TypeError."""
     with pytest.raises(JsonError):
