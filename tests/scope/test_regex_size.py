@@ -198,6 +198,9 @@ def test_the_subsets_bounds_are_just_inside() -> None:
     assert nfa_states_lower_bound("a" * 4096) == 4096
     assert nfa_states_lower_bound("a" + "{1}" * 49) == 1
     assert nfa_states_lower_bound("(?:" * 24 + "a{1}" + ")" * 24) == 1  # 50 levels
+    # 50 levels around a plain literal (a concatenation of one piece is its own level).
+    assert nfa_states_lower_bound("(" * 24 + "a" + ")" * 24 + "*") == 1
+    assert nfa_states_lower_bound("(" * 25 + "a" + ")" * 25) is None  # 51
     assert nfa_states_lower_bound("(a)" * 50) == 50
 
 

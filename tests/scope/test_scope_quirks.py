@@ -59,6 +59,16 @@ def test_trailing_star_glob_is_a_raw_prefix() -> None:
     assert _matches(con("domain_glob", "larkfield.example*"), args)
 
 
+def test_scope_dom_5_the_glob_reads_patterns_of_any_length() -> None:
+    """SCOPE-DOM-5 past 256 characters: the glob compares positions as numbers, so a long
+    pattern matches itself, a trailing ``*`` is still a raw prefix and a leading one a suffix."""
+    long = "a" * 300
+    assert wildcard_matches(long, long)
+    assert wildcard_matches(long + "*", long + "xyz")
+    assert wildcard_matches("*" + long, "b" + long)
+    assert not wildcard_matches(long, long + "b")
+
+
 def test_star_crosses_dots() -> None:
     """*.larkfield.example admits a.b.larkfield.example (SCOPE-DOM-5)."""
     assert _matches(con("domain_glob", "*.larkfield.example"), {"u": "a.b.larkfield.example"})

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mcp_touchstone._errors import RpcError
 from mcp_touchstone.visibility import (
+    TAGS_KEY,
     Catalog,
     ComponentKind,
     Entry,
     Identity,
+    Listing,
     Page,
     Profile,
     ProtocolVersion,
@@ -156,3 +159,19 @@ def test_a_pages_lookup_index_cannot_be_passed_in() -> None:
         Page(_by_id={"a": entry})  # type: ignore[call-arg]
     assert Page().first_with_id("a") is None
     assert Page((entry,)).first_with_id("a") is entry
+
+
+def test_vis_call_1_is_hidden_takes_its_inputs_by_position_or_name_and_the_profile_by_name() -> (
+    None
+):
+    """VIS-CALL-1, VIS-CALL-2 through the public signature ``is_hidden(catalog, policy, kind,
+    key, ctx, *, profile=...)``: every input may be named, the profile only by name."""
+    catalog = Catalog(tools=Listing((Page((Entry("secret", {TAGS_KEY: ["internal"]}, {}),)),)))
+    policy = Visibility().hiding_tagged(["internal"])
+    ctx = RequestContext()
+    assert is_hidden(catalog=catalog, policy=policy, kind=ComponentKind.TOOL, key="secret", ctx=ctx)
+    assert not is_hidden(
+        catalog=catalog, policy=None, kind=ComponentKind.TOOL, key="secret", ctx=ctx
+    )
+    with pytest.raises(TypeError):
+        is_hidden(catalog, policy, ComponentKind.TOOL, "secret", ctx, Profile.STRICT)  # type: ignore[call-arg]

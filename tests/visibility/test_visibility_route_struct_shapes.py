@@ -1,5 +1,6 @@
 """Shapes of turbomcp's derived param structs that the router tests leave out: a required field
-of ``RawCompletionArgument`` missing, and the singular of a one-field struct's sequence form."""
+of ``RawCompletionArgument`` missing, a defaulted one of ``RawCompletionContext`` absent, and the
+singular of a one-field struct's sequence form."""
 
 from __future__ import annotations
 
@@ -16,6 +17,18 @@ def test_vis_route_2_completion_argument_without_name_is_a_missing_field() -> No
     assert parse_complete_params(params) == RouteError(
         -32602, "invalid params: invalid completion/complete params: missing field `name`"
     )
+
+
+@pytest.mark.parametrize("context", [{}, [], {"arguments": {"a": "x"}}, None])
+def test_vis_route_2_completion_context_arguments_default_to_empty(context: JSON) -> None:
+    """VIS-ROUTE-2: ``RawCompletionContext.arguments`` is ``#[serde(default)]``, so a context
+    without it (an empty object, or an empty sequence) parses, as does a null context."""
+    params: JSON = {
+        "ref": {"type": "ref/prompt", "name": "n"},
+        "argument": {"name": "a", "value": "b"},
+        "context": context,
+    }
+    assert not isinstance(parse_complete_params(params), RouteError)
 
 
 @pytest.mark.parametrize("method", ["resources/subscribe", "resources/unsubscribe"])
