@@ -127,8 +127,10 @@ def test_a_named_elicitation_mode_is_the_only_one_allowed() -> None:
     ],
 )
 def test_requiring_names_the_kind_and_mode(request_: InputRequest, required: JSON) -> None:
-    """MRTR-CAP-6: requiredCapabilities for each kind."""
+    """MRTR-CAP-6: requiredCapabilities for each kind, asked of the class or of any instance
+    (``requiring`` is a static method: the instance's own declarations do not enter)."""
     assert ClientMrtrCapabilities.requiring(request_).to_json() == required
+    assert ClientMrtrCapabilities(sampling=True).requiring(request_).to_json() == required
 
 
 def test_missing_capability_error_names_the_first_offender() -> None:

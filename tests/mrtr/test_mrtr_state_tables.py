@@ -144,6 +144,15 @@ def test_outbound_cap_at_its_edge() -> None:
     assert (exc.value.code, exc.value.message) == (-32603, "requestState too large")
 
 
+def test_mrtr_seal_4_seal_takes_its_inputs_by_position_or_name_and_the_cap_by_name() -> None:
+    """MRTR-SEAL-4 through the public signature ``seal(payload, keyring, nonce, *,
+    max_state_bytes=None)``: the inputs may be named, the cap only by name."""
+    p = StatePayload(answers={}, exp=NOW, req=REQ)
+    assert seal(payload=p, keyring=RING, nonce=NONCE) == hand_seal(plain())
+    with pytest.raises(TypeError):
+        seal(p, RING, NONCE, 10)  # type: ignore[call-arg]
+
+
 @pytest.mark.parametrize(
     ("ring", "message"),
     [
