@@ -206,6 +206,15 @@ def test_extract_identity_lifts_principal_else_anonymous() -> None:
     assert lifted.claim("scope") == "read"
 
 
+def test_vis_id_1_a_bearer_is_built_from_the_class_or_any_identity() -> None:
+    """VIS-ID-1: ``Identity.bearer`` is a static method: asked of the class or of an identity
+    (anonymous or not), it builds the same bearer, never one derived from the identity asked."""
+    expected = Identity("alice", {"scope": "read"})
+    assert Identity.bearer("alice", {"scope": "read"}) == expected
+    assert ANONYMOUS.bearer("alice", {"scope": "read"}) == expected
+    assert Identity.bearer("bob").bearer("alice", {"scope": "read"}) == expected
+
+
 def test_identity_lifting_edge_cases() -> None:
     """Missing/non-string sub is anonymous; non-object claims is a claimless bearer (VIS-ID-1)."""
     assert identity_from_meta({IDENTITY_KEY: {"claims": {"scope": "x"}}}) == ANONYMOUS
