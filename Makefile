@@ -68,7 +68,7 @@ test: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m "not slow and not proof and not bench"
 
 ## slow: the slower Hypothesis / differential runs (budget: ~5 min on 2 cores).
-slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium
+slow: $(STAMP_PROOFS) $(NODE_STAMP) redis-server chromium rustc
 	$(MAKE) --no-print-directory compiled
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m slow
 
@@ -196,8 +196,9 @@ clean:
 ## Debian's Chromium, headless, with a font for its screenshots, for the HTML report's browser
 ## test).  Present: nothing to do.
 ## Missing: apt-get install when root with apt-get (as CI is); otherwise one line saying what to
-## install.  `make test` and `make slow` depend on both.
-.PHONY: redis-server chromium
+## install.  `make test` and `make slow` depend on both.  rustc: the compiler the slow
+## Debug-escaping test builds with; rustup's (Debian's is too old), never installed here.
+.PHONY: redis-server chromium rustc
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$$@" >/dev/null' apt-get
 CHROMIUM_NAMES ?= chromium chromium-browser google-chrome
 REDIS_SERVER ?= redis-server
@@ -205,6 +206,9 @@ redis-server:
 	@command -v $(REDIS_SERVER) >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing redis-server (apt-get)"; $(APT_INSTALL) redis-server; \
 	  else echo "make: redis-server is needed by the adapter tests: install it (Debian: sudo apt-get install redis-server; macOS: brew install redis)"; exit 1; fi; }
+rustc:
+	@command -v rustc >/dev/null || [ -x "$$HOME/.cargo/bin/rustc" ] || { \
+	  echo "make: rustc is needed by the slow Debug-escaping test: install Rust with rustup (https://rustup.rs; Debian's rustc is too old)"; exit 1; }
 chromium:
 	@for b in $(CHROMIUM) $(CHROMIUM_NAMES); do command -v $$b >/dev/null && exit 0; done; \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing chromium (apt-get)"; $(APT_INSTALL) chromium fonts-liberation; \

@@ -11,12 +11,15 @@ module. It exits non-zero (killed) at the first of:
    import time), under ``pytest -x`` and the Hypothesis profile ``mutants``.
 
 A test that never executes a mutated line behaves as it does unmutated, so leaving it out can
-only let a mutant survive, never count one killed that is not. ``--all`` runs the whole
+only let a mutant survive, never count one killed that is not. A line of a ``def``'s signature
+after its first runs in no test (coverage records none), so a mutant there counts as touching
+the first line of the body: the tests that call the function. ``--all`` runs the whole
 selection (the baseline, which must pass).
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 import sys
@@ -42,8 +45,23 @@ def mutated_lines(pkg: str) -> tuple[str, int, int] | None:
             for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, old, new).get_opcodes()
             if tag != "equal"
         ]
-        return rel, min(s for s, _ in spans), max(e for _, e in spans)
+        first, last = min(s for s, _ in spans), max(e for _, e in spans)
+        return rel, first, _past_signature(was, first, last)
     return None
+
+
+def _past_signature(source: str, first: int, last: int) -> int:
+    """``last``, or the line of a function's first statement (after its docstring) when
+    ``first..last`` lies in the lines of its signature after the ``def`` line, which no test
+    executes."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if ast.get_docstring(node, clean=False) is not None and len(body) > 1:
+                body = body[1:]
+            if node.lineno < first and last < node.body[0].lineno:
+                return body[0].lineno
+    return last
 
 
 def run_vectors(pkg: str) -> str | None:

@@ -224,6 +224,8 @@ _SERDE_WORDING = {
     "Invalid control character at": (
         "control character (\\u0000-\\u001F) found while parsing a string"
     ),
+    # "Unterminated string starting at" would read "... at at line 1 ...".
+    "Unterminated string starting at": "Unterminated string starting",
 }
 """Python ``json`` messages reworded as serde_json words the same error."""
 
@@ -249,6 +251,9 @@ def from_str(text: str | bytes) -> JSON:
         # A leading BOM never scans as a value, so it is refused here, before any other error.
         if text.startswith("\ufeff"):
             raise JsonError("expected value at line 1 column 1") from None
+        # serde_json stops at the nesting budget before any fault further on.
+        if _too_deep_at(text[: exc.pos], MAX_DEPTH) is not None:
+            raise JsonError("recursion limit exceeded") from None
         message = _SERDE_WORDING.get(exc.msg, exc.msg)
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
@@ -279,10 +284,14 @@ def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
     except JsonError as exc:  # the number model's refusal, from a hook: placed at the value
         raise JsonTextError(str(exc), start) from None
     except json.JSONDecodeError as exc:
+        # serde_json stops at the nesting budget before any fault further on.
+        at = _too_deep_at(text[start : exc.pos], MAX_DEPTH - depth)
+        if at is not None:
+            raise JsonTextError("recursion limit exceeded", start + at) from None
         raise JsonTextError(_SERDE_WORDING.get(exc.msg, exc.msg), exc.pos) from None
     except RecursionError:
-        # Nested past the decoder's own stack: it had read that far, so the text up to the
-        # bracket that reaches the budget is valid, and that bracket is the place.
+        # The decoder's stack ends far deeper than the budget, inside text it reads as valid
+        # JSON, so the bracket that reaches the budget lies in that text and is the place.
         at = _too_deep_at(text[start:], MAX_DEPTH - depth)
         place = start if at is None else start + at
         raise JsonTextError("recursion limit exceeded", place) from None

@@ -124,7 +124,7 @@ _OTHER_GRAPHEME_EXTEND = frozenset(
     )
 )
 """Other_Grapheme_Extend as Rust's ``char`` tables have it (rustc 1.95, Unicode 17.0): the
-PropList.txt list of Unicode 14, Python 3.11's version, and the spacing marks added since."""
+PropList.txt list of Unicode 14 and the spacing marks added to it after Unicode 14."""
 
 
 def _grapheme_extend(ch: str) -> bool:
@@ -138,8 +138,9 @@ def rust_debug_str(text: str) -> str:
     Escapes ``\\``, ``"``, tab, CR, LF and NUL by name; escapes as ``\\u{hex}`` the code points
     Rust deems non-printable (general categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs other than the
     space, exactly the ones ``str.isprintable`` rejects) and the grapheme extenders; keeps the
-    rest. The categories are Python's (Unicode 14), so a code point assigned since, or whose
-    category changed since (U+1171E), may print otherwise in Rust (JSON-SERDE-1).
+    rest. The categories are Python's ``unicodedata`` (Unicode 14.0 on Python 3.11), so a code
+    point it leaves unassigned, or whose category differs in Rust's (U+1171E), may print
+    otherwise in Rust (JSON-SERDE-1).
     """
     if text.isascii() and text.isprintable():  # No ASCII character is a grapheme extender.
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -4,6 +4,7 @@ whose every entry still names a mutant cosmic-ray makes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,12 +81,17 @@ def test_every_equivalent_has_a_reason() -> None:
     assert all(why.strip() and "\n" not in why.strip() for _, why in EQUIVALENTS)
 
 
-def test_every_survivor_written_for_names_its_test() -> None:
-    """The written-for list parses, and each entry names a test file that exists."""
+def test_every_survivor_written_for_names_its_tests_and_the_doc_lists_them() -> None:
+    """The written-for list parses; every test file an entry names exists, and the survivors
+    table of ``docs/assurance.md`` names it too."""
     assert WRITTEN_FOR
+    doc = (mutants.ROOT / "docs" / "assurance.md").read_text(encoding="utf-8")
     for key, test in WRITTEN_FOR:
-        path = test.split(" ", 1)[0].rstrip(",")
-        assert (mutants.ROOT / path).is_file(), f"{key}: no such test {path}"
+        paths = re.findall(r"tests/[\w/]+\.py", test)
+        assert paths, f"{key}: names no test file"
+        for path in paths:
+            assert (mutants.ROOT / path).is_file(), f"{key}: no such test {path}"
+            assert path.rsplit("/", 1)[1] in doc, f"{key}: {path} is not in docs/assurance.md"
 
 
 _KEYED = [key for key, _ in EQUIVALENTS + WRITTEN_FOR]
@@ -104,3 +110,24 @@ def test_every_listed_key_names_a_mutant_cosmic_ray_makes(key: str) -> None:
     )
     specs = [(rel, o, s, e) for o, s, e in mutants.enumerate_mutants(path, op)]
     assert key in mutants.keys_of(specs, {rel: source}), f"no such mutant now: {key}"
+
+
+_SIGNATURE = '''def f(
+    a: int,
+    *,
+    b: int = 0,
+) -> int:
+    """Doc."""
+    c = a + b
+    return c
+'''
+
+
+def test_a_signature_mutant_is_run_by_the_tests_that_call_the_function() -> None:
+    """A mutated signature line after the ``def`` line runs in no test, so the kill command
+    widens it to the function's first statement (past the docstring); body lines stay."""
+    from assurance.kill import _past_signature
+
+    assert _past_signature(_SIGNATURE, 3, 3) == 7
+    assert _past_signature(_SIGNATURE, 1, 1) == 1
+    assert _past_signature(_SIGNATURE, 8, 8) == 8

@@ -69,6 +69,14 @@ def test_depth_limit_counts_around_any_written_value(value: object, depth: int) 
     assert _refused_as_too_deep(text) == _too_deep(text)
 
 
+@pytest.mark.parametrize("text", ["[" * 200, "[" * 130 + "x", '{"a":' * 128])
+def test_json_parse_6_nesting_past_the_limit_is_refused_before_a_later_fault(text: str) -> None:
+    """JSON-PARSE-6: serde_json refuses the 128th level where it reads it, so a text cut off or
+    broken further on is refused for its nesting, not for the later fault."""
+    with pytest.raises(JsonError, match=r"^recursion limit exceeded$"):
+        from_str(text)
+
+
 def test_depth_limit_edges_through_from_str() -> None:
     """127 levels parse, 128 are refused, and brackets inside strings never count."""
     assert from_str("[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)) is not None

@@ -73,17 +73,19 @@ def test_json_parse_6_the_nesting_limit_inside_a_text_is_at_the_bracket_that_rea
     [
         ("[" * 5000 + "]" * 5000, 141),
         ("[" * 5000, 141),  # never closed: serde_json stops at the limit before the end
+        ("[" * 200, 141),  # within the decoder's stack, then cut off
+        ("[" * 130 + "x", 141),  # past the limit, then a syntax error
         ("[" * 5000 + '"unterminated', 141),
         ('["a\\"[",' * 3000, 1016),  # quotes and brackets inside strings do not count
     ],
 )
-def test_json_parse_6_nesting_past_the_decoders_stack_is_refused_at_the_limits_bracket(
+def test_json_parse_6_nesting_past_the_limit_is_refused_at_the_limits_bracket(
     nesting: str, index: int
 ) -> None:
-    """Thousands of levels overflow the decoder's own stack long after the limit of 128: the
-    refusal is still placed at the bracket that reaches it, as serde_json 1.0.87 places it
-    (``recursion limit exceeded at line 1 column 142`` for ``{"answers":{"k":`` and 5,000
-    brackets; ``column 1017`` for the strings)."""
+    """Nesting past the limit of 128 is refused at the bracket that reaches it, as serde_json
+    1.0.87 places it, whatever follows: thousands of levels that overflow the decoder's own
+    stack, or a fault further on (``recursion limit exceeded at line 1 column 142`` for
+    ``{"answers":{"k":`` and 5,000 or 200 brackets; ``column 1017`` for the strings)."""
     prefix = '{"answers":{"k":'
     with pytest.raises(JsonTextError) as caught:
         read_value(prefix + nesting, len(prefix), 2)

@@ -75,7 +75,7 @@ def test_unknown_variant_lists_expected_names_in_serde_one_of_wording() -> None:
 
 
 # Other_Grapheme_Extend as rustc 1.95 (Unicode 17.0) has it, written out: PropList.txt's list
-# in Unicode 14 (Python 3.11's version), then the spacing marks added since.
+# in Unicode 14, then the spacing marks added to it after Unicode 14.
 _OTHER_GRAPHEME_EXTEND = [
     *(0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6, 0x0D3E, 0x0D57),
     *(0x0DCF, 0x0DDF, 0x1B35, 0x200C, 0x302E, 0x302F, 0xFF9E, 0xFF9F, 0x1133E, 0x11357),

@@ -539,12 +539,14 @@ def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -
             b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}',
             "recursion limit exceeded at line 1 column 142",
         ),
-        # Nested past the decoder's own stack: still the bracket that reaches the limit.
+        # Nested past the decoder's own stack, or cut off past the limit: still the bracket
+        # that reaches it.
         (
             b'{"answers":{"k":' + b"[" * 5000 + b"]" * 5000 + b'},"exp":5,"req":"r"}',
             "recursion limit exceeded at line 1 column 142",
         ),
         (b'{"answers":{"k":' + b"[" * 5000, "recursion limit exceeded at line 1 column 142"),
+        (b'{"answers":{"k":' + b"[" * 200, "recursion limit exceeded at line 1 column 142"),
         (
             b'{"answers":{"k":' + b'["a\\"[",' * 3000,
             "recursion limit exceeded at line 1 column 1017",

@@ -20,7 +20,7 @@ def test_vis_route_2_completion_argument_without_name_is_a_missing_field() -> No
 
 
 @pytest.mark.parametrize("context", [{}, [], {"arguments": {"a": "x"}}, None])
-def test_vis_route_2_completion_context_arguments_default_to_empty(context: JSON) -> None:
+def test_vis_route_2_completion_context_arguments_may_be_absent(context: JSON) -> None:
     """VIS-ROUTE-2: ``RawCompletionContext.arguments`` is ``#[serde(default)]``, so a context
     without it (an empty object, or an empty sequence) parses, as does a null context."""
     params: JSON = {
