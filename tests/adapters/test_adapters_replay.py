@@ -218,3 +218,22 @@ def test_no_wait_still_takes_a_free_key() -> None:
     )
     assert runs == ["b1"]
     assert first == second
+
+
+def test_the_near_cache_keeps_1024_finals_least_recently_used_dropped_each_until_its_exp() -> None:
+    """ADAPT-REPLAY-9: the in-process cache of finals this process stored holds 1,024, drops the
+    least recently used, and answers each only while ``exp > now``."""
+    from mcp_touchstone.adapters.replay import NEAR_CAPACITY, _NearFinals
+    from mcp_touchstone.mrtr import StoredResponse
+
+    assert NEAR_CAPACITY == 1024
+    near = _NearFinals(3)
+    finals = {k: StoredResponse.of({"result": {"k": k}}) for k in "abcd"}
+    for k in "abc":
+        near.put(k, finals[k], exp=100)
+    assert near.get("a", 99) is finals["a"]  # a is now the most recently used
+    near.put("d", finals["d"], exp=100)
+    assert near.get("b", 99) is None  # b was the least recently used
+    assert [near.get(k, 99) for k in "acd"] == [finals["a"], finals["c"], finals["d"]]
+    assert near.get("a", 100) is None  # expired at exp == now
+    assert near.get("a", 0) is None  # and dropped, not only hidden

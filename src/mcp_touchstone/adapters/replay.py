@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextvars
 import json
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -128,6 +129,37 @@ class _KeyLocks:
                 del self._locks[key]
 
 
+class _NearFinals:
+    """The finals this process committed to a shared store (ADAPT-REPLAY-9): at most
+    ``capacity``, the least recently used dropped, each answered while ``exp > now``.
+
+    Finals are immutable once stored, so nothing here needs the round engine's sweep on every
+    ``put`` (:class:`~mcp_touchstone.mrtr.InMemoryRequestStateStore` mirrors neva's, which
+    costs a pass over every entry); an expired final is dropped when it is asked for or when it
+    is the least recently used."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._finals: OrderedDict[str, tuple[StoredResponse, int]] = OrderedDict()
+
+    def get(self, key: str, now: int) -> StoredResponse | None:
+        found = self._finals.get(key)
+        if found is None:
+            return None
+        response, exp = found
+        if exp <= now:
+            del self._finals[key]
+            return None
+        self._finals.move_to_end(key)
+        return response
+
+    def put(self, key: str, response: StoredResponse, exp: int) -> None:
+        self._finals[key] = (response, exp)
+        self._finals.move_to_end(key)
+        if len(self._finals) > self.capacity:
+            self._finals.popitem(last=False)
+
+
 class _LocalFinals:
     """The in-memory store seen through the claim protocol: in one process the key's lock is
     the claim, and the store's calls are memory-only (they never block)."""
@@ -200,9 +232,7 @@ class ReplayGuard:
             _LocalFinals(store) if isinstance(store, InMemoryRequestStateStore) else store
         )
         self._near = (
-            None
-            if isinstance(store, InMemoryRequestStateStore)
-            else InMemoryRequestStateStore(NEAR_CAPACITY)
+            None if isinstance(store, InMemoryRequestStateStore) else _NearFinals(NEAR_CAPACITY)
         )
         self.ttl = ttl
         self.single_use = single_use
@@ -293,7 +323,7 @@ class ReplayGuard:
         except StoreUnavailableError:
             raise _unavailable() from None  # the claim stays: this round never runs again
         if self._near is not None:
-            self._near.put(key, stored, exp, now)
+            self._near.put(key, stored, exp)
         return result
 
     async def _begin(
