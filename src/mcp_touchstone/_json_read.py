@@ -128,30 +128,40 @@ _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 """One escape of a JSON string."""
 
 
-def _check_surrogate_escapes(text: str) -> None:
-    """Reject a lone surrogate escape anywhere in (syntactically valid) JSON text, as serde_json's
-    ``parse_unicode_escape`` does while it reads each string (JSON-PARSE-3).
+def _lone_surrogate_escape(text: str) -> tuple[int, JsonTextError] | None:
+    """The first lone surrogate escape in (syntactically valid) JSON text, or in a prefix of
+    it, as serde_json's ``parse_unicode_escape`` refuses it while it reads each string
+    (JSON-PARSE-3): the index where that escape starts, and the refusal at serde_json's place.
+
+    * A trailing surrogate first (``\\udc00``): *lone leading surrogate*, at its last hex digit.
+    * A leading one with no escape after it: *unexpected end of hex escape*, at the character
+      after it, or after the backslash that follows it when another escape does.
+    * A leading one whose next escape is no trailing surrogate: *lone leading surrogate*, at
+      that escape's last hex digit.
 
     Checked on the text, not the parsed value: a string that a later duplicate key discards
     never reaches the value, but serde_json has already failed on it. In valid JSON a backslash
     only occurs inside a string, so scanning the text left to right finds exactly the escapes."""
-    pending_end = -1  # end of a leading surrogate escape that still needs its trailing half
+    leading = None  # the escape of a leading surrogate that still needs its trailing half
     for m in _ESCAPE.finditer(text):
         hexits = m.group(1)
         unit = int(hexits, 16) if hexits is not None else -1
-        if pending_end >= 0:
-            if m.start() != pending_end or unit < 0:
-                raise JsonError("unexpected end of hex escape")
+        if leading is not None:
+            if m.start() != leading.end() or unit < 0:
+                at = leading.end() + (m.start() == leading.end())
+                return leading.start(), JsonTextError("unexpected end of hex escape", at)
             if not 0xDC00 <= unit <= 0xDFFF:
-                raise JsonError("lone leading surrogate in hex escape")
-            pending_end = -1
-            continue
-        if 0xDC00 <= unit <= 0xDFFF:
-            raise JsonError("lone leading surrogate in hex escape")
-        if 0xD800 <= unit <= 0xDBFF:
-            pending_end = m.end()
-    if pending_end >= 0:
-        raise JsonError("unexpected end of hex escape")
+                reason = "lone leading surrogate in hex escape"
+                return leading.start(), JsonTextError(reason, m.end() - 1)
+            leading = None
+        elif 0xDC00 <= unit <= 0xDFFF:
+            return m.start(), JsonTextError("lone leading surrogate in hex escape", m.end() - 1)
+        elif 0xD800 <= unit <= 0xDBFF:
+            leading = m
+    # A prefix cut after the backslash of the next escape ends in that escape's own fault.
+    if leading is not None and text[leading.end() :] != "\\":
+        return leading.start(), JsonTextError("unexpected end of hex escape", leading.end())
+    return None
 
 
 STRING_LITERAL = r'"[^"\\]*(?:\\.[^"\\]*)*"'
@@ -195,22 +205,32 @@ def _too_deep_at(text: str, budget: int) -> int | None:
     return next(islice(outside, n, None)).start()
 
 
-def _refuse_what_a_value_cannot_hold(text: str, depth: int) -> None:
-    """The checks serde_json makes while it reads that the ``json`` module does not, on the
-    text of one value nested inside ``depth`` containers: the nesting budget, surrogate code
-    points (text UTF-8 cannot carry) and lone surrogate escapes."""
+def _first_fault(text: str, depth: int) -> JsonTextError | None:
+    """The first fault, in text order, that serde_json finds while it reads and the ``json``
+    module does not, in the text of one value nested inside ``depth`` containers (or in the part
+    of it before a syntax error): the bracket that reaches the nesting budget, a surrogate code
+    point (text UTF-8 cannot carry), a lone surrogate escape.  serde_json reads left to right
+    and stops at the first fault it meets, so the earliest of these is the refusal, its index
+    into ``text``."""
+    faults: list[tuple[int, JsonTextError]] = []
     budget = MAX_DEPTH - depth
     # Fewer opening brackets than the budget cannot reach it.
     if text.count("[") + text.count("{") >= budget:
         at = _too_deep_at(text, budget)
         if at is not None:
-            raise JsonTextError("recursion limit exceeded", at)
-    if not text.isascii() and SURROGATE.search(text):
-        raise JsonError("invalid unicode code point")  # Not text that UTF-8 can carry.
+            faults.append((at, JsonTextError("recursion limit exceeded", at)))
+    if not text.isascii():
+        point = SURROGATE.search(text)
+        if point is not None:
+            at = point.start()
+            faults.append((at, JsonTextError("invalid unicode code point", at)))
     # A surrogate escape starts \ud or \uD (the check itself tells a surrogate from, say,
     # \ud7ff or an escaped backslash before "ud").
     if "\\ud" in text or "\\uD" in text:
-        _check_surrogate_escapes(text)
+        escape = _lone_surrogate_escape(text)
+        if escape is not None:
+            faults.append(escape)
+    return min(faults, key=lambda fault: fault[0])[1] if faults else None
 
 
 # --------------------------------------------------------------------------- from_str
@@ -251,14 +271,20 @@ def from_str(text: str | bytes) -> JSON:
         # A leading BOM never scans as a value, so it is refused here, before any other error.
         if text.startswith("\ufeff"):
             raise JsonError("expected value at line 1 column 1") from None
-        # serde_json stops at the nesting budget before any fault further on.
-        if _too_deep_at(text[: exc.pos], MAX_DEPTH) is not None:
-            raise JsonError("recursion limit exceeded") from None
+        # serde_json stops at the first fault it meets, so one before the syntax error wins.
+        fault = _first_fault(text[: exc.pos], 0)
+        if fault is not None:
+            raise JsonError(fault.reason) from None
         message = _SERDE_WORDING.get(exc.msg, exc.msg)
         raise JsonError(f"{message} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
-        raise JsonError("recursion limit exceeded") from None
-    _refuse_what_a_value_cannot_hold(text, 0)
+        # The decoder's stack ends far deeper than the budget, in text it reads as valid JSON:
+        # the bracket that reaches the budget, or a fault before it, is the refusal.
+        fault = _first_fault(text, 0)
+        raise JsonError("recursion limit exceeded" if fault is None else fault.reason) from None
+    fault = _first_fault(text, 0)
+    if fault is not None:
+        raise JsonError(fault.reason)
     return value
 
 
@@ -284,21 +310,19 @@ def read_value(text: str, start: int, depth: int) -> tuple[JSON, int]:
     except JsonError as exc:  # the number model's refusal, from a hook: placed at the value
         raise JsonTextError(str(exc), start) from None
     except json.JSONDecodeError as exc:
-        # serde_json stops at the nesting budget before any fault further on.
-        at = _too_deep_at(text[start : exc.pos], MAX_DEPTH - depth)
-        if at is not None:
-            raise JsonTextError("recursion limit exceeded", start + at) from None
+        # serde_json stops at the first fault it meets, so one before the syntax error wins.
+        fault = _first_fault(text[start : exc.pos], depth)
+        if fault is not None:
+            raise JsonTextError(fault.reason, start + fault.index) from None
         raise JsonTextError(_SERDE_WORDING.get(exc.msg, exc.msg), exc.pos) from None
     except RecursionError:
         # The decoder's stack ends far deeper than the budget, inside text it reads as valid
-        # JSON, so the bracket that reaches the budget lies in that text and is the place.
-        at = _too_deep_at(text[start:], MAX_DEPTH - depth)
-        place = start if at is None else start + at
-        raise JsonTextError("recursion limit exceeded", place) from None
-    try:
-        _refuse_what_a_value_cannot_hold(text[start:end], depth)
-    except JsonTextError as exc:  # the bracket that reaches the budget
-        raise JsonTextError(exc.reason, start + exc.index) from None
-    except JsonError as exc:  # placed at the value's last character
-        raise JsonTextError(str(exc), end - 1) from None
+        # JSON, so the bracket that reaches the budget, or a fault before it, lies in that text.
+        fault = _first_fault(text[start:], depth)
+        if fault is None:
+            raise JsonTextError("recursion limit exceeded", start) from None
+        raise JsonTextError(fault.reason, start + fault.index) from None
+    fault = _first_fault(text[start:end], depth)
+    if fault is not None:
+        raise JsonTextError(fault.reason, start + fault.index)
     return value, end

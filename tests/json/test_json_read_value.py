@@ -103,10 +103,35 @@ def _nested(levels: int) -> JSON:
 
 def test_json_parse_3_a_lone_surrogate_escape_inside_a_text_is_at_the_closing_quote() -> None:
     """A string holding a lone surrogate escape is refused at its closing quote, where serde_json
-    1.0.87 stops (``unexpected end of hex escape at line 1 column 25`` for
-    ``{"answers":{"k":"\\ud800"}}``: index 24)."""
+    1.0.87 stops (``unexpected end of hex escape at line 1 column 24`` for
+    ``{"answers":{"k":"\\ud800"}}``: index 23)."""
     text = '{"answers":{"k":"\\ud800"}}'
     with pytest.raises(JsonTextError) as caught:
         read_value(text, 16, 2)
     assert caught.value.reason == "unexpected end of hex escape"
     assert caught.value.index == 23
+
+
+# Each refusal's place is serde_json 1.0.87's ``line 1 column C`` for the same text, less one.
+@pytest.mark.parametrize(
+    ("text", "reason", "index"),
+    [
+        ('["\\ud800x"]', "unexpected end of hex escape", 8),
+        ('["\\ud800\\n"]', "unexpected end of hex escape", 9),
+        ('["\\udc00"]', "lone leading surrogate in hex escape", 7),
+        ('["\\ud800\\u0041"]', "lone leading surrogate in hex escape", 13),
+        ('["\\ud800x", ' + "[" * 130 + "]" * 130 + "]", "unexpected end of hex escape", 8),
+        ('["\\ud800x" ,, 1]', "unexpected end of hex escape", 8),
+        ('{"k":["\\ud800", [[[[1]]]]]}', "unexpected end of hex escape", 13),
+    ],
+)
+def test_json_parse_3_a_lone_surrogate_escape_is_refused_where_serde_json_stops(
+    text: str, reason: str, index: int
+) -> None:
+    """JSON-PARSE-3: a lone trailing surrogate at its last hex digit; a leading one with no
+    escape after it at the next character, or past the backslash of a non-``\\u`` escape; one
+    followed by another ``\\u`` escape at that escape's last hex digit -- also when a syntax
+    error or too deep a bracket follows."""
+    with pytest.raises(JsonTextError) as caught:
+        read_value(text, 0, 0)
+    assert (caught.value.reason, caught.value.index) == (reason, index)

@@ -306,3 +306,28 @@ def test_depth_counts_each_closing_bracket_once(lead: str) -> None:
     assert str(exc.value) == "recursion limit exceeded"
     shallow = "[" * 126 + "]" * 126
     assert from_str(f"[{lead}[], {{}}, {shallow}]") is not None
+
+
+_DEEP = "[" * 130 + "]" * 130
+
+
+# serde_json 1.0.87 read on this text, left to right: the first fault it meets is its refusal.
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('["\\ud800x", ' + _DEEP + "]", "unexpected end of hex escape"),
+        ('["\\udc00", ' + _DEEP + "]", "lone leading surrogate in hex escape"),
+        ("[" + _DEEP[:130] + '"\\ud800x"' + "]" * 131, "recursion limit exceeded"),
+        ('["\\ud800x" ,, 1]', "unexpected end of hex escape"),
+        ('["\\udc00" ,, 1]', "lone leading surrogate in hex escape"),
+        ('["\\ud800"', "unexpected end of hex escape"),
+        ('["\\ud800\\x"]', "unexpected end of hex escape"),
+        ('["a\\uZZZZ", "\\ud800"]', "Invalid \\uXXXX escape at line 1 column 5"),
+        ('["\\ud800\\uZZZZ"]', "Invalid \\uXXXX escape at line 1 column 10"),
+        ("[" * 129 + '"\\ud800"', "recursion limit exceeded"),
+    ],
+)
+def test_json_parse_3_the_first_fault_in_the_text_is_the_refusal(text: str, message: str) -> None:
+    """JSON-PARSE-3, JSON-PARSE-6: a lone surrogate escape before a syntax error or the bracket
+    that reaches the nesting budget is the refusal, and one after them is not."""
+    assert _refusal(text) == message

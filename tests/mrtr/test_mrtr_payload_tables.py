@@ -533,7 +533,7 @@ def test_every_field_in_another_order_reads_each_by_its_name(order: list[str]) -
         ),
         (
             b'{"answers":{"k":"\\ud800"}}',
-            "unexpected end of hex escape at line 1 column 25",
+            "unexpected end of hex escape at line 1 column 24",
         ),
         (
             b'{"answers":{"k":' + b"[" * 126 + b"]" * 126 + b'},"exp":5,"req":"r"}',
