@@ -24,7 +24,8 @@ Storms and outages run against *full*.  Goals (each asserted; the exit status is
 no flow runs twice on a guarded server; no committed final is lost (every final a client
 received is replayed by a later identical retry, Redis' crash included); no loop stall reaches
 the store's deadline (``DEADLINE``); the guard's throughput at least 0.9 of bare, as capacity
-(requests per second of the server's CPU; wall-clock requests/s are reported beside it).
+(requests per second of the server's CPU; wall-clock requests/s are reported beside it), judged
+on the rounds' one-sided 95% interval (:func:`capacity_ratio`).
 *full*'s throughput is reported too, not asserted.  Everything is bounded: each phase has a
 fixed duration or request count, every request a timeout, and the run stops by itself; the time
 of each phase is printed (``--short`` is the CI run; docs/performance.md gives both runs' times
@@ -483,8 +484,9 @@ async def _throughput(sdk: str, wires: dict[str, Wire], short: bool) -> dict[str
     Two throughputs per server: requests per wall-clock second, and requests per second of the
     server process's own CPU time -- its capacity, which load from elsewhere on a shared
     machine does not move (wall-clock rates there swing by a factor of two from one slice to
-    the next).  A server's ratio to bare is the median of the per-round ratios (their range
-    reported); the goal is asserted on the CPU capacity.  Each server first runs one unmeasured
+    the next).  A server's wall-clock ratio to bare is the median of the per-round ratios, its
+    capacity ratio their geometric mean with its bounds (:func:`capacity_ratio`, on which the
+    goal is judged), each with the rounds' range.  Each server first runs one unmeasured
     slice of :data:`WARM` seconds under the full load, so that what a server does once (its
     store's connection pool filled, code run for the first time) falls in no round."""
     rounds, slice_s = (5, 1.2) if short else (6, 2.5)
