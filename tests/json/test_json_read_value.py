@@ -118,6 +118,9 @@ def test_json_parse_3_a_lone_surrogate_escape_inside_a_text_is_at_the_closing_qu
     [
         ('["\\ud800x"]', "unexpected end of hex escape", 8),
         ('["\\ud800\\n"]', "unexpected end of hex escape", 9),
+        ('["a\\ud800\\n"]', "unexpected end of hex escape", 10),
+        ('["\\ud800x", "\\n"]', "unexpected end of hex escape", 8),
+        ('["' + "a" * 300 + '\\ud800\\n"]', "unexpected end of hex escape", 309),
         ('["\\udc00"]', "lone leading surrogate in hex escape", 7),
         ('["\\ud800\\u0041"]', "lone leading surrogate in hex escape", 13),
         ('["\\ud800x", ' + "[" * 130 + "]" * 130 + "]", "unexpected end of hex escape", 8),

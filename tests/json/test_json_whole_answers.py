@@ -309,6 +309,7 @@ def test_depth_counts_each_closing_bracket_once(lead: str) -> None:
 
 
 _DEEP = "[" * 130 + "]" * 130
+_OVERFLOW = "[" * 5000 + "]" * 5000
 
 
 # serde_json 1.0.87 read on this text, left to right: the first fault it meets is its refusal.
@@ -325,6 +326,11 @@ _DEEP = "[" * 130 + "]" * 130
         ('["a\\uZZZZ", "\\ud800"]', "Invalid \\uXXXX escape at line 1 column 5"),
         ('["\\ud800\\uZZZZ"]', "Invalid \\uXXXX escape at line 1 column 10"),
         ("[" * 129 + '"\\ud800"', "recursion limit exceeded"),
+        # Nested past the decoder's own stack: still the first fault, counted from the top.
+        ('["\\ud800x", ' + _OVERFLOW + "]", "unexpected end of hex escape"),
+        ("[" * 127 + '"\\ud800x", ' + _OVERFLOW + "]" * 127, "unexpected end of hex escape"),
+        ("[" * 128 + '"\\ud800x", ' + _OVERFLOW + "]" * 128, "recursion limit exceeded"),
+        ("[" * 127 + "]" * 127 + "x", "Extra data at line 1 column 255"),
     ],
 )
 def test_json_parse_3_the_first_fault_in_the_text_is_the_refusal(text: str, message: str) -> None:
